@@ -1,0 +1,95 @@
+/**
+ * The input format: Kubernetes-style objects, exactly as `kubectl get … -o yaml` prints
+ * them, plus a few kinds of our own (API group {@link OUR_GROUP}) for what the API server
+ * does not describe: the cloud load balancer and the clients.
+ *
+ * Kubernetes kinds use the `kubernetes-types` package's definitions (every field optional,
+ * as in the API), so pasted YAML maps 1:1 and error messages can name field paths a kubectl
+ * user knows (`spec.ports[0].nodePort`).
+ */
+import type { Node, Pod, Service } from 'kubernetes-types/core/v1';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+
+export type { Node, Pod, Service, EndpointSlice, ObjectMeta };
+
+/** The API group of our own kinds. */
+export const OUR_GROUP = 'lbpath.example/v1alpha1';
+
+/**
+ * kube-proxy's own configuration file (`kubeproxy.config.k8s.io/v1alpha1`), the subset the
+ * model reads. Defaults are kube-proxy's (see `resolveKubeProxyConfig`).
+ */
+export interface KubeProxyConfiguration {
+  apiVersion: 'kubeproxy.config.k8s.io/v1alpha1';
+  kind: 'KubeProxyConfiguration';
+  mode?: '' | 'iptables' | 'ipvs' | 'nftables';
+  clusterCIDR?: string;
+  detectLocalMode?: '' | 'ClusterCIDR' | 'NodeCIDR';
+  nodePortAddresses?: string[];
+  iptables?: { masqueradeBit?: number; masqueradeAll?: boolean; localhostNodePorts?: boolean };
+  ipvs?: { scheduler?: string };
+}
+
+/**
+ * How the cloud load balancer hands a connection to a node.
+ * - `NodePort`: it rewrites the destination to `<node IP>:<nodePort>` (instance targets).
+ * - `LoadBalancerIP`: it keeps the destination `<LB IP>:<port>` and routes the packet to the
+ *   node (passthrough, e.g. a Direct Server Return style network LB); this is what
+ *   `ipMode: VIP` declares kube-proxy may rely on.
+ */
+export type LoadBalancerDelivery = 'NodePort' | 'LoadBalancerIP';
+
+/** Our kind: the cloud load balancer in front of one Service. */
+export interface CloudLoadBalancer {
+  apiVersion: typeof OUR_GROUP;
+  kind: 'CloudLoadBalancer';
+  metadata: { name: string };
+  spec: {
+    /** The Service it fronts, `namespace/name`. */
+    service: string;
+    /** How it delivers to the node when `ipMode` is VIP; with `ipMode: Proxy` it always proxies to the NodePort. */
+    delivery?: LoadBalancerDelivery;
+    /** The balancer's own address on the nodes' network: the source of connections it proxies (`ipMode: Proxy`). */
+    backendAddress?: string;
+    /** The address the cloud will publish in `status.loadBalancer.ingress[0].ip`. */
+    address?: string;
+    healthCheck?: {
+      intervalSeconds?: number;
+      timeoutSeconds?: number;
+      healthyThreshold?: number;
+      unhealthyThreshold?: number;
+    };
+  };
+}
+
+/** Where a client sits. */
+export type ClientLocation = 'Internet' | 'Node' | 'Pod';
+
+/** Our kind: a client that opens connections. */
+export interface Client {
+  apiVersion: typeof OUR_GROUP;
+  kind: 'Client';
+  metadata: { name: string };
+  spec: {
+    location: ClientLocation;
+    /** Source address (Internet), ignored for Node (the node's InternalIP is used) and Pod (the Pod's IP). */
+    address?: string;
+    /** For Node: the node it runs on. */
+    nodeName?: string;
+    /** For Pod: the Pod (`namespace/name`) it runs in. */
+    pod?: string;
+    /** TCP source port of the connection, default 51234. */
+    sourcePort?: number;
+  };
+}
+
+/** Any object the scenario may hold. Unknown kinds are kept and ignored by the model. */
+export type ScenarioObject =
+  | (Service & { kind: 'Service' })
+  | (EndpointSlice & { kind: 'EndpointSlice' })
+  | (Node & { kind: 'Node' })
+  | (Pod & { kind: 'Pod' })
+  | KubeProxyConfiguration
+  | CloudLoadBalancer
+  | Client;

@@ -1,0 +1,67 @@
+/**
+ * Which endpoints kube-proxy uses, per node. Source: kubernetes/kubernetes
+ * `pkg/proxy/topology.go`, `CategorizeEndpoints` (topology hints are not modelled).
+ *
+ * - cluster: ready endpoints; if there are none, the serving-and-terminating ones.
+ * - local: this node's ready endpoints; if none, this node's serving-and-terminating ones.
+ * - hasAny: some endpoint is ready, or serving and terminating.
+ * Endpoints are ordered by their `ip:port` string (kube-proxy sorts them so).
+ */
+import type { EndpointModel, ServiceModel } from '../scenario/cluster';
+import { hostPort } from '../net/ip';
+
+/** The endpoint lists of one service port on one node. */
+export interface CategorizedEndpoints {
+  cluster: EndpointModel[];
+  local: EndpointModel[];
+  /** The union of the lists this node's rules can reach, sorted. */
+  allReachable: EndpointModel[];
+  hasAny: boolean;
+}
+
+/** `ip:port` of an endpoint, as kube-proxy prints it. */
+export function endpointString(ep: EndpointModel): string {
+  return hostPort(ep.ip, ep.port);
+}
+
+function byEndpoint(a: EndpointModel, b: EndpointModel): number {
+  const x = endpointString(a);
+  const y = endpointString(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function usable(list: EndpointModel[]): EndpointModel[] {
+  const ready = list.filter((e) => e.ready);
+  return ready.length > 0 ? ready : list.filter((e) => e.serving && e.terminating);
+}
+
+/**
+ * Splits `endpoints` for `nodeName` as kube-proxy does.
+ * @param svc the Service: its traffic policies decide which lists are needed
+ */
+export function categorizeEndpoints(
+  endpoints: readonly EndpointModel[],
+  svc: ServiceModel,
+  nodeName: string,
+): CategorizedEndpoints {
+  const sorted = [...endpoints].sort(byEndpoint);
+  const hasAny = sorted.some((e) => e.ready || (e.serving && e.terminating));
+  const usesLocal = svc.externalTrafficPolicy === 'Local' || svc.internalTrafficPolicy === 'Local';
+  const usesCluster =
+    svc.internalTrafficPolicy === 'Cluster' ||
+    (svc.type !== 'ClusterIP' && svc.externalTrafficPolicy === 'Cluster') ||
+    // Local external policy still needs the cluster list for short-circuited pod/host traffic.
+    svc.externalTrafficPolicy === 'Local';
+  const cluster = usesCluster ? usable(sorted) : [];
+  const local = usesLocal ? usable(sorted.filter((e) => e.nodeName === nodeName)) : [];
+  const seen = new Set<string>();
+  const allReachable = [...cluster, ...local]
+    .filter((e) => {
+      const k = endpointString(e);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .sort(byEndpoint);
+  return { cluster, local, allReachable, hasAny };
+}

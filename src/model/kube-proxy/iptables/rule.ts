@@ -1,0 +1,250 @@
+/**
+ * iptables rules as data: each rule keeps its matches and target in structured form (for
+ * the walker) and its text exactly as `iptables-save` prints it (for the rules view), both
+ * made by one builder so they cannot disagree.
+ *
+ * `iptables-save` print order (iptables 1.8, `nft` and legacy backends alike): `-s`, `-d`,
+ * `-p` first, then each `-m` match in the order it was given, then `-j` and the target's
+ * options. Addresses print with their prefix (`/32`), comments are quoted unless they are
+ * plain `[A-Za-z0-9_-]` words (`xtables_save_string`), `statistic` probabilities print with
+ * 11 decimals after the kernel's 31-bit rounding (`libxt_statistic.c`), REJECT prints its
+ * default `--reject-with icmp-port-unreachable` (`libipt_REJECT.c`).
+ */
+import type { Protocol } from '../../net/ip';
+
+/** Netfilter tables kube-proxy writes in iptables mode. */
+export type Table = 'filter' | 'nat';
+
+/** A match condition. All of a rule's matches must hold for the rule to match. */
+export type Match =
+  | { kind: 'src'; cidr: string; not: boolean }
+  | { kind: 'dst'; cidr: string; not: boolean }
+  | { kind: 'proto'; proto: Protocol }
+  | { kind: 'comment'; text: string }
+  | { kind: 'dport'; port: number }
+  | { kind: 'addrtype'; dir: 'src' | 'dst'; type: 'LOCAL' }
+  | { kind: 'mark'; value: number; mask: number; not: boolean }
+  | { kind: 'ctstate'; states: string[]; not: boolean }
+  | { kind: 'statistic'; probability: number }
+  | { kind: 'recent'; name: string; mode: 'rcheck' | 'set'; seconds?: number }
+  | { kind: 'nfacct'; name: string };
+
+/** What a rule does when it matches. */
+export type Target =
+  | { kind: 'jump'; chain: string }
+  | { kind: 'DNAT'; to: string }
+  | { kind: 'MARK'; op: 'or' | 'xor'; value: number }
+  | { kind: 'MASQUERADE'; randomFully: boolean }
+  | { kind: 'RETURN' }
+  | { kind: 'ACCEPT' }
+  | { kind: 'DROP' }
+  | { kind: 'REJECT' }
+  | { kind: 'none' };
+
+/** One rule. `id` is `<table>/<chain>/<index>` and stable for a given rule set. */
+export interface Rule {
+  id: string;
+  table: Table;
+  chain: string;
+  index: number;
+  matches: Match[];
+  target: Target;
+  /** The rule as `iptables-save` prints it, starting `-A CHAIN`. */
+  text: string;
+}
+
+/** A chain and its rules, in order. */
+export interface Chain {
+  table: Table;
+  name: string;
+  /** Built-in chains (PREROUTING, INPUT, …) have a policy; kube-proxy's are user chains. */
+  builtin: boolean;
+  rules: Rule[];
+}
+
+/** kube-proxy's iptables rules on one node. */
+export interface IptablesRuleset {
+  mode: 'iptables';
+  nodeName: string;
+  /** Chains by table, in `iptables-save` order. */
+  tables: Record<Table, Chain[]>;
+  /** `0x4000` for the default masquerade bit 14. */
+  masqueradeMark: number;
+}
+
+/** `%#08x` as Go prints it: `0x4000` for 1<<14. */
+export function formatMark(v: number): string {
+  return `0x${v.toString(16)}`;
+}
+
+/** The probability as the kernel stores it (31-bit fixed point) and iptables-save prints it. */
+export function formatSavedProbability(p: number): string {
+  const stored = Math.round(p * 0x80000000);
+  return (stored / 0x80000000).toFixed(11);
+}
+
+/** The probability the kernel applies for a `--probability p` rule (after 31-bit rounding). */
+export function effectiveProbability(p: number): number {
+  return Math.round(p * 0x80000000) / 0x80000000;
+}
+
+function quote(s: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(s) ? s : `"${s.replace(/(["\\])/g, '\\$1')}"`;
+}
+
+function withPrefix(cidr: string): string {
+  return cidr.includes('/') ? cidr : `${cidr}/32`;
+}
+
+/** Prints one match in iptables-save form. */
+function matchText(m: Match): string {
+  switch (m.kind) {
+    case 'src':
+      return `${m.not ? '! ' : ''}-s ${withPrefix(m.cidr)}`;
+    case 'dst':
+      return `${m.not ? '! ' : ''}-d ${withPrefix(m.cidr)}`;
+    case 'proto':
+      return `-p ${m.proto}`;
+    case 'comment':
+      return `-m comment --comment ${quote(m.text)}`;
+    case 'dport':
+      return `--dport ${m.port}`;
+    case 'addrtype':
+      return `-m addrtype --${m.dir}-type ${m.type}`;
+    case 'mark':
+      return `-m mark ${m.not ? '! ' : ''}--mark ${formatMark(m.value)}/${formatMark(m.mask)}`;
+    case 'ctstate':
+      return `-m conntrack ${m.not ? '! ' : ''}--ctstate ${m.states.join(',')}`;
+    case 'statistic':
+      return `-m statistic --mode random --probability ${formatSavedProbability(m.probability)}`;
+    case 'recent':
+      return m.mode === 'rcheck'
+        ? `-m recent --rcheck --seconds ${m.seconds ?? 0} --reap --name ${m.name} --mask 255.255.255.255 --rsource`
+        : `-m recent --set --name ${m.name} --mask 255.255.255.255 --rsource`;
+    case 'nfacct':
+      return `-m nfacct --nfacct-name ${m.name}`;
+  }
+}
+
+function targetText(t: Target): string {
+  switch (t.kind) {
+    case 'jump':
+      return `-j ${t.chain}`;
+    case 'DNAT':
+      return `-j DNAT --to-destination ${t.to}`;
+    case 'MARK':
+      return `-j MARK --${t.op}-mark ${formatMark(t.value)}`;
+    case 'MASQUERADE':
+      return `-j MASQUERADE${t.randomFully ? ' --random-fully' : ''}`;
+    case 'REJECT':
+      return '-j REJECT --reject-with icmp-port-unreachable';
+    case 'RETURN':
+    case 'ACCEPT':
+    case 'DROP':
+      return `-j ${t.kind}`;
+    case 'none':
+      return '';
+  }
+}
+
+/**
+ * Prints a rule as iptables-save does. `-s`, `-d` and `-p` lead; the protocol's own match
+ * (`-m tcp --dport N`) is printed where kube-proxy loaded it, after the comment.
+ */
+export function ruleText(chain: string, matches: Match[], target: Target): string {
+  const lead: string[] = [];
+  const rest: string[] = [];
+  let proto: Protocol | undefined;
+  for (const m of matches) {
+    if (m.kind === 'src' || m.kind === 'dst') lead.push(matchText(m));
+    else if (m.kind === 'proto') proto = m.proto;
+    else if (m.kind === 'dport') rest.push(`-m ${proto ?? 'tcp'} ${matchText(m)}`);
+    else rest.push(matchText(m));
+  }
+  const src = lead.filter((t) => /(^|! )-s /.test(t));
+  const dst = lead.filter((t) => /(^|! )-d /.test(t));
+  const parts = [`-A ${chain}`, ...src, ...dst];
+  if (proto) parts.push(`-p ${proto}`);
+  parts.push(...rest);
+  const tt = targetText(target);
+  if (tt) parts.push(tt);
+  return parts.join(' ');
+}
+
+/** Collects the rules of one rule set; `add` assigns ids and text. */
+export class RuleWriter {
+  readonly tables: Record<Table, Map<string, Chain>> = { filter: new Map(), nat: new Map() };
+
+  /** Declares a chain (idempotent). */
+  chain(table: Table, name: string, builtin = false): Chain {
+    const existing = this.tables[table].get(name);
+    if (existing) return existing;
+    const c: Chain = { table, name, builtin, rules: [] };
+    this.tables[table].set(name, c);
+    return c;
+  }
+
+  /** Appends a rule to `table`/`chain`, declaring the chain if needed. */
+  add(table: Table, chain: string, matches: Match[], target: Target): Rule {
+    const c = this.chain(table, chain);
+    const rule: Rule = {
+      id: `${table}/${chain}/${c.rules.length}`,
+      table,
+      chain,
+      index: c.rules.length,
+      matches,
+      target,
+      text: ruleText(chain, matches, target),
+    };
+    c.rules.push(rule);
+    return rule;
+  }
+}
+
+/** Built-in chains per table, in the order iptables-save lists them. */
+export const BUILTIN_CHAINS: Record<Table, string[]> = {
+  filter: ['INPUT', 'FORWARD', 'OUTPUT'],
+  nat: ['PREROUTING', 'INPUT', 'OUTPUT', 'POSTROUTING'],
+};
+
+/**
+ * Prints a table as `iptables-save -t <table>` does: built-in chains with their policy,
+ * user chains sorted by name, then each chain's rules in that order, then COMMIT.
+ */
+export function formatTable(ruleset: IptablesRuleset, table: Table): string {
+  const chains = ruleset.tables[table];
+  const lines = [`*${table}`];
+  for (const c of chains) lines.push(c.builtin ? `:${c.name} ACCEPT [0:0]` : `:${c.name} - [0:0]`);
+  for (const c of chains) for (const r of c.rules) lines.push(r.text);
+  lines.push('COMMIT');
+  return lines.join('\n');
+}
+
+/** Both tables, filter first as kube-proxy restores them. */
+export function formatRuleset(ruleset: IptablesRuleset): string {
+  return `${formatTable(ruleset, 'filter')}\n${formatTable(ruleset, 'nat')}\n`;
+}
+
+/** Sorts a writer's chains into iptables-save order and freezes them into a rule set. */
+export function finishRuleset(
+  w: RuleWriter,
+  nodeName: string,
+  masqueradeMark: number,
+): IptablesRuleset {
+  const order = (table: Table): Chain[] => {
+    const all = [...w.tables[table].values()];
+    const builtins = BUILTIN_CHAINS[table]
+      .map((n) => all.find((c) => c.name === n))
+      .filter((c): c is Chain => c !== undefined);
+    const users = all
+      .filter((c) => !c.builtin)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...builtins, ...users];
+  };
+  return {
+    mode: 'iptables',
+    nodeName,
+    tables: { filter: order('filter'), nat: order('nat') },
+    masqueradeMark,
+  };
+}

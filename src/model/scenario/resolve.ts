@@ -1,0 +1,257 @@
+/**
+ * Scenario objects → {@link Cluster}: applies the API server's and kube-proxy's defaults and
+ * follows references (EndpointSlice → Service, Pod → Node).
+ *
+ * Sources for the defaults:
+ * - Service: `pkg/apis/core/v1/defaults.go` (SetDefaults_Service): externalTrafficPolicy
+ *   `Cluster` for NodePort/LoadBalancer, internalTrafficPolicy `Cluster`, sessionAffinity
+ *   `None`, protocol `TCP`, targetPort = port, ClientIP timeout 10800 s; `ipMode` defaults to
+ *   `VIP` when `ip` is set (SetDefaults_LoadBalancerIngress, KEP-1860).
+ * - EndpointSlice conditions: ready nil ⇒ ready; serving nil ⇒ ready's value; terminating
+ *   nil ⇒ false (`pkg/proxy/endpointslicecache.go`).
+ * - kube-proxy: mode iptables, masqueradeBit 14, localhostNodePorts true, detectLocalMode
+ *   ClusterCIDR (`pkg/proxy/apis/config/v1alpha1/defaults.go`).
+ */
+import type { EndpointSlice, Node, Pod, Service } from '../k8s/objects';
+import type {
+  CloudLoadBalancer,
+  Client,
+  KubeProxyConfiguration,
+  ScenarioObject,
+} from '../k8s/objects';
+import type {
+  Cluster,
+  ClusterNode,
+  ClusterPod,
+  ClientModel,
+  EndpointModel,
+  KubeProxyConfig,
+  LoadBalancerModel,
+  ServiceModel,
+  ServicePortModel,
+} from './cluster';
+import { servicePortKey } from './cluster';
+import { firstHost } from '../net/ip';
+import type { Protocol } from '../net/ip';
+
+/** Raised when an object cannot be resolved; `path` is the field path a kubectl user knows. */
+export class ScenarioError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(`${path}: ${message}`);
+    this.name = 'ScenarioError';
+  }
+}
+
+function nsName(meta: { namespace?: string; name?: string } | undefined): string {
+  return `${meta?.namespace ?? 'default'}/${meta?.name ?? ''}`;
+}
+
+function resolveNode(node: Node): ClusterNode {
+  const name = node.metadata?.name ?? '';
+  const addresses = node.status?.addresses ?? [];
+  const internal = addresses.filter((a) => a.type === 'InternalIP').map((a) => a.address);
+  const external = addresses.filter((a) => a.type === 'ExternalIP').map((a) => a.address);
+  const internalIP = internal[0];
+  if (!internalIP) throw new ScenarioError(`Node ${name}: status.addresses`, 'no InternalIP');
+  const podCIDR = node.spec?.podCIDR ?? '';
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+  return {
+    name,
+    internalIP,
+    addresses: [...internal, ...external],
+    podCIDR,
+    bridgeIP: podCIDR ? firstHost(podCIDR) : internalIP,
+    ready,
+  };
+}
+
+function resolvePod(pod: Pod): ClusterPod {
+  return {
+    namespace: pod.metadata?.namespace ?? 'default',
+    name: pod.metadata?.name ?? '',
+    ip: pod.status?.podIP ?? '',
+    nodeName: pod.spec?.nodeName ?? '',
+    labels: pod.metadata?.labels ?? {},
+    ready: pod.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True',
+  };
+}
+
+function resolveService(svc: Service): ServiceModel {
+  const spec = svc.spec ?? {};
+  const type = (spec.type ?? 'ClusterIP') as ServiceModel['type'];
+  const external = type === 'NodePort' || type === 'LoadBalancer';
+  const ports: ServicePortModel[] = (spec.ports ?? []).map((p, i) => {
+    let targetPort: number;
+    if (p.targetPort === undefined) targetPort = p.port;
+    else if (typeof p.targetPort === 'number') targetPort = p.targetPort;
+    else if (/^\d+$/.test(p.targetPort)) targetPort = Number(p.targetPort);
+    // A named targetPort ("http") is resolved per Pod by the EndpointSlice controller;
+    // the slice's port carries the number, filled in by resolveCluster.
+    else targetPort = 0;
+    if (!Number.isInteger(p.port))
+      throw new ScenarioError(`spec.ports[${i}].port`, 'Required value');
+    return {
+      name: p.name ?? '',
+      protocol: (p.protocol ?? 'TCP').toLowerCase() as Protocol,
+      port: p.port,
+      targetPort,
+      nodePort: p.nodePort ?? 0,
+    };
+  });
+  const ingress = (svc.status?.loadBalancer?.ingress ?? [])
+    .filter((i) => i.ip)
+    .map((i) => ({ ip: i.ip as string, ipMode: (i.ipMode ?? 'VIP') as 'VIP' | 'Proxy' }));
+  return {
+    namespace: svc.metadata?.namespace ?? 'default',
+    name: svc.metadata?.name ?? '',
+    type,
+    clusterIP: spec.clusterIP ?? '',
+    ports,
+    externalTrafficPolicy: external
+      ? ((spec.externalTrafficPolicy ?? 'Cluster') as 'Cluster' | 'Local')
+      : 'Cluster',
+    internalTrafficPolicy: (spec.internalTrafficPolicy ?? 'Cluster') as 'Cluster' | 'Local',
+    healthCheckNodePort:
+      type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local'
+        ? (spec.healthCheckNodePort ?? 0)
+        : 0,
+    sessionAffinity: (spec.sessionAffinity ?? 'None') as 'None' | 'ClientIP',
+    affinityTimeoutSeconds: spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? 10800,
+    loadBalancerSourceRanges:
+      type === 'LoadBalancer' ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()) : [],
+    externalIPs: spec.externalIPs ?? [],
+    ingress: type === 'LoadBalancer' ? ingress : [],
+  };
+}
+
+function resolveSlices(
+  slices: EndpointSlice[],
+  services: ServiceModel[],
+): Record<string, EndpointModel[]> {
+  const out: Record<string, EndpointModel[]> = {};
+  for (const svc of services)
+    for (const port of svc.ports) out[servicePortKey(svc, port.name)] = [];
+  for (const slice of slices) {
+    const svcName = slice.metadata?.labels?.['kubernetes.io/service-name'];
+    const svc = services.find(
+      (s) => s.name === svcName && s.namespace === (slice.metadata?.namespace ?? 'default'),
+    );
+    if (!svc) continue;
+    for (const sp of slice.ports ?? []) {
+      const key = servicePortKey(svc, sp.name ?? '');
+      const list = out[key];
+      if (!list || sp.port === undefined) continue;
+      for (const ep of slice.endpoints ?? []) {
+        const ready = ep.conditions?.ready ?? true;
+        for (const ip of ep.addresses) {
+          list.push({
+            ip,
+            port: sp.port,
+            nodeName: ep.nodeName ?? '',
+            ready,
+            serving: ep.conditions?.serving ?? ready,
+            terminating: ep.conditions?.terminating ?? false,
+            podName: ep.targetRef?.kind === 'Pod' ? (ep.targetRef.name ?? '') : '',
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function resolveKubeProxy(
+  cfg: KubeProxyConfiguration | undefined,
+  assumed: string[],
+): KubeProxyConfig {
+  if (!cfg)
+    assumed.push('kube-proxy: no KubeProxyConfiguration given; using its defaults (mode iptables)');
+  return {
+    mode: cfg?.mode ? cfg.mode : 'iptables',
+    // kube-proxy's default is empty: no local-traffic detector, so no `! -s <clusterCIDR>` rules.
+    clusterCIDR: cfg?.clusterCIDR ?? '',
+    detectLocalMode: cfg?.detectLocalMode ? cfg.detectLocalMode : 'ClusterCIDR',
+    nodePortAddresses: cfg?.nodePortAddresses ?? [],
+    masqueradeBit: cfg?.iptables?.masqueradeBit ?? 14,
+    masqueradeAll: cfg?.iptables?.masqueradeAll ?? false,
+    localhostNodePorts: cfg?.iptables?.localhostNodePorts ?? true,
+  };
+}
+
+function resolveLoadBalancer(lb: CloudLoadBalancer): LoadBalancerModel {
+  const hc = lb.spec.healthCheck ?? {};
+  return {
+    name: lb.metadata.name,
+    service: lb.spec.service,
+    delivery: lb.spec.delivery ?? 'NodePort',
+    backendAddress: lb.spec.backendAddress ?? '192.168.0.250',
+    address: lb.spec.address ?? '',
+    // Defaults modelled on a common cloud's network load balancer health check.
+    healthCheck: {
+      intervalSeconds: hc.intervalSeconds ?? 10,
+      timeoutSeconds: hc.timeoutSeconds ?? 5,
+      healthyThreshold: hc.healthyThreshold ?? 2,
+      unhealthyThreshold: hc.unhealthyThreshold ?? 3,
+    },
+  };
+}
+
+function resolveClient(c: Client, nodes: ClusterNode[], pods: ClusterPod[]): ClientModel {
+  const base = {
+    name: c.metadata.name,
+    location: c.spec.location,
+    sourcePort: c.spec.sourcePort ?? 51234,
+  };
+  if (c.spec.location === 'Node') {
+    const node = nodes.find((n) => n.name === c.spec.nodeName);
+    if (!node)
+      throw new ScenarioError(
+        `Client ${c.metadata.name}: spec.nodeName`,
+        `no node "${c.spec.nodeName ?? ''}"`,
+      );
+    return { ...base, address: node.internalIP, nodeName: node.name };
+  }
+  if (c.spec.location === 'Pod') {
+    const pod = pods.find((p) => `${p.namespace}/${p.name}` === c.spec.pod);
+    if (!pod)
+      throw new ScenarioError(
+        `Client ${c.metadata.name}: spec.pod`,
+        `no Pod "${c.spec.pod ?? ''}"`,
+      );
+    return {
+      ...base,
+      address: pod.ip,
+      nodeName: pod.nodeName,
+      pod: `${pod.namespace}/${pod.name}`,
+    };
+  }
+  return { ...base, address: c.spec.address ?? '198.51.100.23' };
+}
+
+/**
+ * Resolves scenario objects into a {@link Cluster}.
+ * @throws {ScenarioError} when an object lacks something the model cannot do without (a
+ *   Node without an InternalIP, a Client naming a node or Pod that does not exist).
+ */
+export function resolveCluster(objects: readonly ScenarioObject[]): Cluster {
+  const assumed: string[] = [];
+  const of = <K extends ScenarioObject['kind']>(kind: K) =>
+    objects.filter((o): o is Extract<ScenarioObject, { kind: K }> => o.kind === kind);
+  const nodes = of('Node').map(resolveNode);
+  const pods = of('Pod').map(resolvePod);
+  const services = of('Service').map(resolveService);
+  const endpoints = resolveSlices(of('EndpointSlice'), services);
+  for (const svc of services)
+    for (const port of svc.ports)
+      if (port.targetPort === 0)
+        port.targetPort = endpoints[servicePortKey(svc, port.name)]?.[0]?.port ?? 0;
+  const kubeProxy = resolveKubeProxy(of('KubeProxyConfiguration')[0], assumed);
+  const loadBalancers = of('CloudLoadBalancer').map(resolveLoadBalancer);
+  const clients = of('Client').map((c) => resolveClient(c, nodes, pods));
+  return { nodes, pods, services, endpoints, kubeProxy, loadBalancers, clients, assumed };
+}
+
+export { nsName };

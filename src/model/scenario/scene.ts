@@ -1,0 +1,129 @@
+/**
+ * Scene options: the toggles a learner flips. Each one is applied to the scenario's
+ * *objects* (a Service field, a Node condition, an EndpointSlice condition, the balancer),
+ * exactly as the change would appear in a real cluster, and the model is re-run — a toggle
+ * never changes only the picture.
+ */
+import type { ScenarioObject } from '../k8s/objects';
+import type { LoadBalancerDelivery } from '../k8s/objects';
+
+/** What the client dials. */
+export type DialTarget =
+  { kind: 'LoadBalancer' } | { kind: 'NodePort'; nodeName: string } | { kind: 'ClusterIP' };
+
+/** Pinned choices; unset means "draw from the seed". */
+export interface Choices {
+  /** The node the cloud load balancer sends the connection to. */
+  lbTarget?: string;
+  /** The endpoint (`ip:port`) kube-proxy DNATs to. */
+  endpoint?: string;
+}
+
+/** Every toggle of the visualiser. */
+export interface SceneOptions {
+  externalTrafficPolicy: 'Cluster' | 'Local';
+  ipMode: 'VIP' | 'Proxy';
+  /** How the balancer delivers under `ipMode: VIP`. */
+  delivery: LoadBalancerDelivery;
+  /** Whether the cloud has published `status.loadBalancer.ingress` yet. */
+  published: boolean;
+  /** Nodes that are down (powered off / partitioned), by name. */
+  failedNodes: string[];
+  /** The client's name (a `Client` object): `internet`, `node` or `pod` in the canonical scenario. */
+  client: string;
+  dial: DialTarget;
+  choices: Choices;
+  /** Seed for every random draw (balancer choice, `statistic` match, masquerade port). */
+  seed: number;
+}
+
+/** The options a newcomer starts with: the canonical scenario's own values. */
+export const DEFAULT_SCENE: SceneOptions = {
+  externalTrafficPolicy: 'Cluster',
+  ipMode: 'VIP',
+  delivery: 'NodePort',
+  published: true,
+  failedNodes: [],
+  client: 'internet',
+  dial: { kind: 'LoadBalancer' },
+  choices: {},
+  seed: 1,
+};
+
+/** The healthCheckNodePort the API server would allocate when the policy becomes Local. */
+export const DEFAULT_HEALTH_CHECK_NODE_PORT = 32191;
+
+/**
+ * Returns new objects with the scene's toggles applied (the input is not modified):
+ * - `externalTrafficPolicy` on every LoadBalancer Service; `Local` allocates a
+ *   `healthCheckNodePort` when none is set, `Cluster` clears it (the API server does both).
+ * - `ipMode` on every `status.loadBalancer.ingress[]` entry that has an `ip`; `published:
+ *   false` empties `status.loadBalancer` (EXTERNAL-IP `<pending>`).
+ * - `delivery` on every CloudLoadBalancer.
+ * - A failed node: its `Ready` condition becomes `Unknown` (the node lifecycle controller's
+ *   "NodeStatusUnknown"), its Pods lose `Ready`, and their endpoints become
+ *   `ready: false, serving: false` — what the control plane publishes once it notices.
+ */
+export function applyScene(
+  objects: readonly ScenarioObject[],
+  scene: SceneOptions,
+): ScenarioObject[] {
+  const failed = new Set(scene.failedNodes);
+  const out = structuredClone(objects) as ScenarioObject[];
+  const failedPods = new Set<string>();
+  for (const o of out) {
+    if (o.kind === 'Pod' && failed.has(o.spec?.nodeName ?? '')) {
+      failedPods.add(`${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`);
+      if (o.status)
+        o.status.conditions = (o.status.conditions ?? []).map((c) =>
+          c.type === 'Ready' ? { ...c, status: 'False' } : c,
+        );
+    }
+  }
+  for (const o of out) {
+    switch (o.kind) {
+      case 'Service': {
+        if (o.spec?.type !== 'LoadBalancer') break;
+        o.spec.externalTrafficPolicy = scene.externalTrafficPolicy;
+        if (scene.externalTrafficPolicy === 'Local')
+          o.spec.healthCheckNodePort ??= DEFAULT_HEALTH_CHECK_NODE_PORT;
+        else delete o.spec.healthCheckNodePort;
+        if (!scene.published) (o as { status?: unknown }).status = { loadBalancer: {} };
+        else
+          for (const ing of o.status?.loadBalancer?.ingress ?? [])
+            if (ing.ip) ing.ipMode = scene.ipMode;
+        break;
+      }
+      case 'Node': {
+        if (!failed.has(o.metadata?.name ?? '')) break;
+        if (o.status)
+          o.status.conditions = (o.status.conditions ?? []).map((c) =>
+            c.type === 'Ready'
+              ? {
+                  ...c,
+                  status: 'Unknown',
+                  reason: 'NodeStatusUnknown',
+                  message: 'Kubelet stopped posting node status.',
+                }
+              : c,
+          );
+        break;
+      }
+      case 'EndpointSlice': {
+        for (const ep of o.endpoints ?? []) {
+          const ref = ep.targetRef;
+          const podKey = `${ref?.namespace ?? 'default'}/${ref?.name ?? ''}`;
+          if (failed.has(ep.nodeName ?? '') || failedPods.has(podKey))
+            ep.conditions = { ready: false, serving: false, terminating: false };
+        }
+        break;
+      }
+      case 'CloudLoadBalancer':
+        o.spec.delivery = scene.delivery;
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,28 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// https://vite.dev/config/ — the vitest section lives here too (https://vitest.dev/config/).
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    target: 'es2022',
+    // No manual chunking: heavy, rarely-used libraries (mermaid) must only ever be reached
+    // through a dynamic `import()` so that they land in their own lazily-loaded chunks.
+  },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+  },
+  preview: {
+    host: '127.0.0.1',
+    port: 4173,
+    strictPort: true,
+  },
+  test: {
+    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+    environment: 'node',
+    benchmark: {
+      include: ['src/**/*.bench.ts'],
+    },
+  },
+});
