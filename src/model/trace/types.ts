@@ -39,7 +39,9 @@ export type Transform =
   /** conntrack undoing the NAT on a reply. */
   | 'reverse-NAT'
   /** Only the mark changed (KUBE-MARK-MASQ). */
-  | 'mark';
+  | 'mark'
+  /** A proxying balancer ends the client's connection and opens its own to the node (`ipMode: Proxy`). */
+  | 'proxy';
 
 /** One option of a decision. `probability` is in [0, 1]; a decision's probabilities sum to 1. */
 export interface Candidate {

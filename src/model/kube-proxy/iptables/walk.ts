@@ -1,0 +1,195 @@
+/**
+ * Evaluates iptables rules against one packet, as netfilter does: a built-in chain's rules
+ * in order; `-j CHAIN` descends, RETURN or the end of a user chain comes back, ACCEPT /
+ * DROP / REJECT / DNAT / MASQUERADE end the table's traversal, MARK changes the packet's
+ * mark and goes on, a rule with no target only counts. The walk reads the same rule objects
+ * the rules view prints, so the two cannot disagree.
+ *
+ * `statistic --mode random` rules are decided once per chain by a {@link StatisticChooser}:
+ * it gets every option with the probability the cascade of rules gives it, and picks one
+ * (seeded or pinned); the walk then matches exactly the chosen rule.
+ */
+import { cidrContains } from '../../net/ip';
+import type { IPv4, Protocol } from '../../net/ip';
+import type { Chain, IptablesRuleset, Match, Rule, Table } from './rule';
+import { effectiveProbability } from './rule';
+
+/** The header fields the rules look at and change. */
+export interface WalkPacket {
+  protocol: Protocol;
+  src: IPv4;
+  sport: number;
+  dst: IPv4;
+  dport: number;
+  mark: number;
+}
+
+/** One option of a `statistic` cascade. */
+export interface StatisticOption {
+  rule: Rule;
+  /** The chain the rule jumps to (a KUBE-SEP-… chain). */
+  target: string;
+  /** Probability that a new connection takes this rule, in [0, 1]. */
+  probability: number;
+}
+
+/** Picks one option; returns its index. */
+export type StatisticChooser = (chain: string, options: StatisticOption[]) => number;
+
+/** A matched rule and the packet right after it acted. */
+export interface Hit {
+  rule: Rule;
+  packet: WalkPacket;
+}
+
+/** What one table traversal decided. */
+export interface TableResult {
+  verdict: 'ACCEPT' | 'DROP' | 'REJECT' | 'DNAT' | 'MASQUERADE';
+  packet: WalkPacket;
+  hits: Hit[];
+  /** The rule that ended the traversal, if a rule did (not the built-in policy). */
+  decisive?: Rule;
+  /** Statistic choices made, per chain. */
+  choices: { chain: string; options: StatisticOption[]; chosen: number }[];
+}
+
+/** What the walk needs to know about the node. */
+export interface WalkEnv {
+  /** True when `ip` is a local address of the node (`addrtype LOCAL`). */
+  isLocal: (ip: IPv4) => boolean;
+  /** Connection-tracking states of the packet, e.g. `NEW`, plus `DNAT` once it was DNATed. */
+  ctstates: ReadonlySet<string>;
+  choose: StatisticChooser;
+}
+
+function findChain(rs: IptablesRuleset, table: Table, name: string): Chain | undefined {
+  return rs.tables[table].find((c) => c.name === name);
+}
+
+/** The options of a chain's `statistic` cascade, with the probability each rule really gets. */
+export function statisticOptions(chain: Chain): StatisticOption[] {
+  const out: StatisticOption[] = [];
+  let remaining = 1;
+  for (const rule of chain.rules) {
+    // The load-balancing rules are the jumps to endpoint chains; affinity (`recent`) rules
+    // come first and only match a remembered client.
+    if (rule.target.kind !== 'jump' || !rule.target.chain.startsWith('KUBE-SEP-')) continue;
+    if (rule.matches.some((m) => m.kind === 'recent')) continue;
+    const stat = rule.matches.find((m) => m.kind === 'statistic');
+    if (stat && stat.kind === 'statistic') {
+      const p = effectiveProbability(stat.probability);
+      out.push({ rule, target: rule.target.chain, probability: remaining * p });
+      remaining *= 1 - p;
+    } else {
+      // The last rule of the cascade (or the only one) takes whatever is left.
+      out.push({ rule, target: rule.target.chain, probability: remaining });
+      break;
+    }
+  }
+  return out;
+}
+
+function matches(
+  m: Match,
+  p: WalkPacket,
+  env: WalkEnv,
+  chosenRuleId: string | undefined,
+  rule: Rule,
+): boolean {
+  switch (m.kind) {
+    case 'src':
+      return cidrContains(m.cidr, p.src) !== m.not;
+    case 'dst':
+      return cidrContains(m.cidr, p.dst) !== m.not;
+    case 'proto':
+      return p.protocol === m.proto;
+    case 'comment':
+    case 'nfacct':
+      return true;
+    case 'dport':
+      return p.dport === m.port;
+    case 'addrtype':
+      return env.isLocal(m.dir === 'src' ? p.src : p.dst);
+    case 'mark':
+      return ((p.mark & m.mask) === m.value) !== m.not;
+    case 'ctstate':
+      return m.states.some((s) => env.ctstates.has(s)) !== m.not;
+    case 'statistic':
+      return chosenRuleId === rule.id;
+    case 'recent':
+      // No earlier connection from this client is remembered: --rcheck misses, --set matches.
+      return m.mode === 'set';
+  }
+}
+
+/**
+ * Traverses `table` from the built-in chain `hook` for one packet.
+ * @throws {Error} when the hook chain does not exist or a jump target is missing (a bug in
+ *   the generator), or when jumps nest deeper than 32 (a loop).
+ */
+export function walkTable(
+  rs: IptablesRuleset,
+  table: Table,
+  hook: string,
+  packet: WalkPacket,
+  env: WalkEnv,
+): TableResult {
+  const result: TableResult = { verdict: 'ACCEPT', packet: { ...packet }, hits: [], choices: [] };
+  const start = findChain(rs, table, hook);
+  if (!start) throw new Error(`no chain ${table}/${hook}`);
+
+  // Returns a terminal verdict, or undefined to continue in the caller.
+  const run = (chain: Chain, depth: number): TableResult['verdict'] | undefined => {
+    if (depth > 32) throw new Error(`iptables jump depth exceeded at ${chain.name}`);
+    let chosenRuleId: string | undefined;
+    if (chain.rules.some((r) => r.matches.some((m) => m.kind === 'statistic'))) {
+      const options = statisticOptions(chain);
+      const idx = env.choose(chain.name, options);
+      chosenRuleId = options[idx]?.rule.id;
+      result.choices.push({ chain: chain.name, options, chosen: idx });
+    }
+    for (const rule of chain.rules) {
+      if (!rule.matches.every((m) => matches(m, result.packet, env, chosenRuleId, rule))) continue;
+      const t = rule.target;
+      switch (t.kind) {
+        case 'none':
+          result.hits.push({ rule, packet: { ...result.packet } });
+          continue;
+        case 'MARK':
+          result.packet.mark =
+            t.op === 'or' ? result.packet.mark | t.value : result.packet.mark ^ t.value;
+          result.hits.push({ rule, packet: { ...result.packet } });
+          continue;
+        case 'RETURN':
+          result.hits.push({ rule, packet: { ...result.packet } });
+          return undefined;
+        case 'jump': {
+          result.hits.push({ rule, packet: { ...result.packet } });
+          const next = findChain(rs, table, t.chain);
+          if (!next) throw new Error(`no chain ${table}/${t.chain}`);
+          const v = run(next, depth + 1);
+          if (v) return v;
+          continue;
+        }
+        case 'DNAT': {
+          const i = t.to.lastIndexOf(':');
+          result.packet.dst = t.to.slice(0, i);
+          result.packet.dport = Number(t.to.slice(i + 1));
+          result.hits.push({ rule, packet: { ...result.packet } });
+          result.decisive = rule;
+          return 'DNAT';
+        }
+        case 'MASQUERADE':
+        case 'ACCEPT':
+        case 'DROP':
+        case 'REJECT':
+          result.hits.push({ rule, packet: { ...result.packet } });
+          result.decisive = rule;
+          return t.kind;
+      }
+    }
+    return undefined;
+  };
+  result.verdict = run(start, 0) ?? 'ACCEPT';
+  return result;
+}

@@ -1,0 +1,538 @@
+/**
+ * `trace(cluster, options)`: one TCP connection (its SYN, then the SYN-ACK back) from a
+ * client through the cloud load balancer and kube-proxy's rules to a pod, step by step.
+ *
+ * The kube-proxy steps come from walking the node's generated rules
+ * ({@link processPacket}); the balancer's steps from its health checks and delivery mode;
+ * the reply from the conntrack entries the request created, undone hop by hop.
+ */
+import type { Cluster, ClusterNode, ServiceModel } from '../scenario/cluster';
+import { findNode, podByIP } from '../scenario/cluster';
+import type { Choices, DialTarget } from '../scenario/scene';
+import type { IptablesRuleset } from '../kube-proxy/iptables/rule';
+import { generateIptables } from '../kube-proxy/iptables/generate';
+import type { Origin } from '../kube-proxy/iptables/pipeline';
+import { processPacket } from '../kube-proxy/iptables/pipeline';
+import type { StatisticOption } from '../kube-proxy/iptables/walk';
+import { targetCandidates } from '../cloud/targets';
+import { createRng, pickWeighted, randomInt } from '../random';
+import type { Rng } from '../random';
+import { StepList } from './builder';
+import { newEntry, repliedEntry, isNatEntry } from './conntrack';
+import { nodeSteps } from './nodeSteps';
+import type { ConntrackEntry, Outcome, Packet, Place, Trace } from './types';
+
+/** What to trace. */
+export interface TraceOptions {
+  /** `namespace/name` of the Service; default: the first LoadBalancer Service. */
+  service?: string;
+  /** Name of the Client object that opens the connection. */
+  client: string;
+  dial: DialTarget;
+  choices: Choices;
+  seed: number;
+}
+
+/** A place the request passed, remembered so the reply can retrace it. */
+interface Hop {
+  place: Place;
+  arrived: Packet;
+  left: Packet;
+  entry?: ConntrackEntry;
+}
+
+const MAX_HOPS = 8;
+
+/** Picks the Service the trace is about. @throws {Error} when the cluster has no Service. */
+export function pickService(cluster: Cluster, key?: string): ServiceModel {
+  const svc = key
+    ? cluster.services.find((s) => `${s.namespace}/${s.name}` === key)
+    : (cluster.services.find((s) => s.type === 'LoadBalancer') ?? cluster.services[0]);
+  if (!svc) throw new Error(key ? `no Service "${key}"` : 'the scenario has no Service');
+  return svc;
+}
+
+function chooser(rng: Rng, pinned: string | undefined, endpointOf: (o: StatisticOption) => string) {
+  return (_chain: string, options: StatisticOption[]): number => {
+    const pin = pinned ? options.findIndex((o) => endpointOf(o) === pinned) : -1;
+    if (pin >= 0) return pin;
+    return pickWeighted(
+      rng,
+      options.map((o) => o.probability),
+    );
+  };
+}
+
+/**
+ * Traces one connection.
+ * @throws {Error} when `options.client` names no Client, or the dial target names no node.
+ */
+export function trace(
+  cluster: Cluster,
+  options: TraceOptions,
+  rules?: Record<string, IptablesRuleset>,
+): Trace {
+  const svc = pickService(cluster, options.service);
+  const port = svc.ports[0];
+  const client = cluster.clients.find((c) => c.name === options.client);
+  if (!client) throw new Error(`no Client "${options.client}"`);
+  const lb = cluster.loadBalancers.find((l) => l.service === `${svc.namespace}/${svc.name}`);
+  const rulesOf = (n: string) => (rules ??= {})[n] ?? (rules[n] = generateIptables(cluster, n));
+  const rngLB = createRng(options.seed * 4 + 1);
+  const rngEP = createRng(options.seed * 4 + 2);
+  const rngPort = createRng(options.seed * 4 + 3);
+  const steps = new StepList();
+  const conntrack: ConntrackEntry[] = [];
+  const done = (outcome: Outcome): Trace => ({ steps: steps.steps, outcome, conntrack });
+  if (!port)
+    return done({
+      kind: 'no-address',
+      reason: 'the Service has no ports',
+      summary: 'Nothing to dial.',
+    });
+
+  // Where the client sends its SYN.
+  let dst: string;
+  let dport: number;
+  const ingress = svc.ingress[0];
+  switch (options.dial.kind) {
+    case 'LoadBalancer':
+      if (!ingress)
+        return done({
+          kind: 'no-address',
+          reason:
+            'status.loadBalancer is empty: kubectl shows EXTERNAL-IP <pending> until the cloud-controller-manager publishes an address',
+          summary: 'No address to dial yet: EXTERNAL-IP <pending>.',
+        });
+      dst = ingress.ip;
+      dport = port.port;
+      break;
+    case 'NodePort': {
+      const node = findNode(cluster, options.dial.nodeName);
+      if (!node) throw new Error(`no node "${options.dial.nodeName}"`);
+      if (port.nodePort === 0)
+        return done({
+          kind: 'no-address',
+          reason: 'the Service has no nodePort',
+          summary: 'No NodePort to dial.',
+        });
+      dst = node.internalIP;
+      dport = port.nodePort;
+      break;
+    }
+    case 'ClusterIP':
+      dst = svc.clusterIP;
+      dport = port.port;
+      break;
+  }
+
+  let pkt: Packet = {
+    protocol: port.protocol,
+    flags: 'SYN',
+    src: client.address,
+    sport: client.sourcePort,
+    dst,
+    dport,
+    mark: 0,
+  };
+  const hops: Hop[] = [];
+  let next: { place: Place; origin: Origin } | undefined;
+  const home = client.nodeName ? findNode(cluster, client.nodeName) : undefined;
+  const dialText = `${dst}:${dport}`;
+
+  if (home) {
+    next = {
+      place: `node:${home.name}`,
+      origin: client.location === 'Node' ? 'local-host' : 'local-pod',
+    };
+  } else if (ingress && dst === ingress.ip) {
+    next = { place: 'lb', origin: 'network' };
+  } else {
+    const owner = cluster.nodes.find((n) => n.addresses.includes(dst));
+    if (!owner)
+      return done({
+        kind: 'timed-out',
+        at: 'client',
+        reason: `${dst} is not reachable from the internet (a ClusterIP exists only inside the cluster)`,
+        summary: 'The SYN goes nowhere; the client times out.',
+      });
+    next = { place: `node:${owner.name}`, origin: 'network' };
+  }
+  steps.add({
+    direction: 'request',
+    at: 'client',
+    from: 'client',
+    to: next.place,
+    before: pkt,
+    after: pkt,
+    transform: 'none',
+    narration: {
+      title: `The client dials ${dialText}`,
+      body: `${client.location === 'Internet' ? 'A client on the internet' : client.location === 'Node' ? `A process on ${home?.name} (host network)` : `A pod on ${home?.name}`} opens a TCP connection: its first packet, a SYN from ${pkt.src}:${pkt.sport}, is addressed to ${dialText}.`,
+    },
+  });
+
+  let crossed = false;
+  let snatted = false;
+  for (let i = 0; i < MAX_HOPS && next; i++) {
+    const here: { place: Place; origin: Origin } = next;
+    if (here.place === 'lb') {
+      if (!lb)
+        return done({
+          kind: 'timed-out',
+          at: 'lb',
+          reason: 'no cloud load balancer is modelled for this Service',
+          summary: 'Nothing answers.',
+        });
+      const cands = targetCandidates(cluster, svc);
+      const eligible = cands.filter((c) => c.eligible);
+      if (eligible.length === 0)
+        return done({
+          kind: 'timed-out',
+          at: 'lb',
+          reason:
+            'every target fails its health check, so the balancer has no node to send the connection to',
+          summary: 'No healthy node: the connection times out.',
+        });
+      const pin = options.choices.lbTarget;
+      const pinned = pin !== undefined && eligible.some((c) => c.id === pin);
+      const chosen = pinned
+        ? pin
+        : (cands[
+            pickWeighted(
+              rngLB,
+              cands.map((c) => c.probability),
+            )
+          ]?.id ?? '');
+      const node = findNode(cluster, chosen) as ClusterNode;
+      const proxy = ingress?.ipMode === 'Proxy';
+      const arrived = pkt;
+      let after: Packet;
+      let text: string;
+      if (proxy) {
+        after = {
+          ...pkt,
+          src: lb.backendAddress,
+          sport: randomInt(rngPort, 32768, 60999),
+          dst: node.internalIP,
+          dport: port.nodePort,
+        };
+        text = `proxy: accept the client's connection on ${pkt.dst}:${pkt.dport}, open a new one from ${after.src} to ${node.name} ${after.dst}:${after.dport}`;
+      } else if (lb.delivery === 'NodePort') {
+        after = { ...pkt, dst: node.internalIP, dport: port.nodePort };
+        text = `forward to target ${node.name} ${after.dst}:${after.dport} (NodePort), client address kept`;
+      } else {
+        after = { ...pkt };
+        text = `forward to target ${node.name}, destination ${pkt.dst}:${pkt.dport} kept (ipMode VIP)`;
+      }
+      steps.add({
+        direction: 'request',
+        at: 'lb',
+        from: 'lb',
+        to: `node:${node.name}`,
+        before: pkt,
+        after,
+        transform: proxy ? 'proxy' : after.dst !== pkt.dst ? 'DNAT' : 'none',
+        decision: { kind: 'lb-target', candidates: cands, chosen, pinned },
+        rule: { kind: 'cloud-lb', text },
+        narration: {
+          title: `The load balancer picks ${node.name}`,
+          body: `${proxy ? 'The balancer is a proxy (ipMode: Proxy): it ends the client’s connection and opens its own, from its address, to the NodePort.' : lb.delivery === 'NodePort' ? `The balancer targets NodePorts: it rewrites the destination to ${node.name}:${port.nodePort} and keeps the client's source address.` : `The balancer keeps the destination ${pkt.dst}:${pkt.dport} (what ipMode VIP declares) and routes the packet to ${node.name}.`} It chose among the nodes that pass its health check; it knows nothing of pods.`,
+        },
+      });
+      hops.push({ place: 'lb', arrived, left: after });
+      pkt = after;
+      next = { place: `node:${node.name}`, origin: 'network' };
+      continue;
+    }
+
+    // A node.
+    const nodeName = here.place.slice('node:'.length);
+    const node = findNode(cluster, nodeName) as ClusterNode;
+    if (!node.ready)
+      return done({
+        kind: 'timed-out',
+        at: here.place,
+        reason: `${node.name} is down: nothing on it answers, and the client's SYN retransmissions time out`,
+        summary: `${node.name} is down: the connection times out.`,
+      });
+    const rs = rulesOf(node.name);
+    const arrived = pkt;
+    const proc = processPacket(
+      rs,
+      node,
+      pkt,
+      here.origin,
+      chooser(rngEP, options.choices.endpoint, (o) => {
+        const sep = rs.tables.nat
+          .find((c) => c.name === o.target)
+          ?.rules.find((r) => r.target.kind === 'DNAT');
+        return sep?.target.kind === 'DNAT' ? sep.target.to : '';
+      }),
+    );
+    let left: Packet = { ...proc.packet, flags: pkt.flags };
+    let snat: { ip: string; port: number; iface: string } | undefined;
+    const destPod = podByIP(cluster, left.dst);
+    if (proc.fate.kind === 'forward' && proc.fate.masquerade) {
+      const toLocalPod = destPod?.nodeName === node.name;
+      snat = {
+        ip: toLocalPod ? node.bridgeIP : node.internalIP,
+        // nf_nat_proto.c: --random-fully draws the source port from 1024–65535.
+        port: randomInt(rngPort, 1024, 65535),
+        iface: toLocalPod ? 'cni0, the bridge to its pods' : 'its interface towards the other node',
+      };
+      left = { ...left, src: snat.ip, sport: snat.port };
+      snatted = true;
+    }
+    for (const d of nodeSteps(
+      {
+        cluster,
+        svc,
+        node,
+        rules: rs,
+        arrived,
+        ...(snat ? { snat } : {}),
+        ...(options.choices.endpoint ? { pinnedEndpoint: options.choices.endpoint } : {}),
+      },
+      proc,
+      pkt.flags,
+    ))
+      steps.add(d);
+    if (proc.fate.kind === 'drop' || proc.fate.kind === 'reject')
+      return done({
+        kind: proc.fate.kind === 'drop' ? 'dropped' : 'rejected',
+        at: here.place,
+        reason: steps.last?.narration.body ?? '',
+        rule: proc.fate.rule.text,
+        summary: `${proc.fate.kind === 'drop' ? 'Dropped' : 'Rejected'} on ${node.name} by ${proc.fate.rule.chain}.`,
+      });
+    if (proc.fate.kind === 'local')
+      return done({
+        kind: 'rejected',
+        at: here.place,
+        reason: `nothing on ${node.name} listens on ${left.dst}:${left.dport}, so the kernel answers with a TCP RST`,
+        summary: `Connection refused by ${node.name}.`,
+      });
+    left.mark = 0; // skb marks do not leave the node
+    // Traffic from pods to outside the cluster (ipMode Proxy: the LB IP is not caught) is
+    // masqueraded by the CNI plugin's own rule, not by kube-proxy.
+    const cniMasq = !destPod && !!ingress && left.dst === ingress.ip && here.origin === 'local-pod';
+    if (cniMasq) left = { ...left, src: node.internalIP, sport: randomInt(rngPort, 1024, 65535) };
+    const entry = newEntry(node.name, arrived, left);
+    conntrack.push(entry);
+    const last = steps.steps[steps.steps.length - 1];
+    if (last) last.conntrack = entry;
+    hops.push({ place: here.place, arrived, left, entry });
+    pkt = left;
+
+    // Where does it go next?
+    if (destPod) {
+      if (destPod.nodeName === node.name) {
+        steps.add({
+          direction: 'request',
+          at: here.place,
+          from: here.place,
+          to: `pod:${destPod.namespace}/${destPod.name}`,
+          before: pkt,
+          after: pkt,
+          transform: 'none',
+          rule: {
+            kind: 'routing',
+            text: `${destPod.ip} dev cni0 (${node.podCIDR} is this node's pod subnet)`,
+          },
+          narration: {
+            title: `Into the pod ${destPod.name}`,
+            body: `${destPod.ip} is on ${node.name}'s own pod subnet, so the node hands the packet to the pod through its bridge. The application sees a connection from ${pkt.src}:${pkt.sport}.`,
+          },
+        });
+        hops.push({ place: `pod:${destPod.namespace}/${destPod.name}`, arrived: pkt, left: pkt });
+        const outcome: Outcome = {
+          kind: 'delivered',
+          pod: `${destPod.namespace}/${destPod.name}`,
+          podIP: destPod.ip,
+          node: node.name,
+          sourceIPSeenByPod: pkt.src,
+          clientIPPreserved: pkt.src === client.address,
+          crossedNodes: crossed,
+          snat: snatted,
+          summary: `Delivered to ${destPod.name} (${destPod.ip}) on ${node.name}; it sees the connection coming from ${pkt.src}${pkt.src === client.address ? ', the client itself' : ''}.`,
+        };
+        replyPath(steps, hops, conntrack, destPod, client.location);
+        return done(outcome);
+      }
+      const target = findNode(cluster, destPod.nodeName);
+      if (!target)
+        return done({
+          kind: 'timed-out',
+          at: here.place,
+          reason: `no route to ${destPod.ip}`,
+          summary: 'No route.',
+        });
+      steps.add({
+        direction: 'request',
+        at: 'network',
+        from: here.place,
+        to: `node:${target.name}`,
+        before: pkt,
+        after: pkt,
+        transform: 'none',
+        rule: {
+          kind: 'routing',
+          text: `${target.podCIDR} via ${target.internalIP} (the cluster network)`,
+        },
+        narration: {
+          title: `A second hop: ${node.name} → ${target.name}`,
+          body: `The chosen pod lives on ${target.name}, so ${node.name} sends the packet across the cluster network. This extra hop is the price of externalTrafficPolicy Cluster.`,
+        },
+      });
+      crossed = true;
+      next = { place: `node:${target.name}`, origin: 'network' };
+      continue;
+    }
+    if (ingress && pkt.dst === ingress.ip) {
+      // Not caught on the node (ipMode Proxy): the packet leaves for the balancer. Traffic
+      // from pods to outside the cluster is masqueraded by the CNI plugin, not by kube-proxy.
+      const before = arrived;
+      steps.add({
+        direction: 'request',
+        at: here.place,
+        from: here.place,
+        to: 'lb',
+        before,
+        after: pkt,
+        transform: pkt.src !== before.src ? 'SNAT' : 'none',
+        rule: { kind: 'routing', text: `default route: ${pkt.dst} is outside the cluster` },
+        narration: {
+          title: `Out to the load balancer`,
+          body: `With ipMode Proxy kube-proxy writes no rule for ${pkt.dst}, so ${node.name} routes the packet out to the balancer like any internet address${pkt.src !== before.src ? ` (the CNI plugin masquerades pod traffic leaving the cluster to ${node.internalIP})` : ''}.`,
+        },
+      });
+      next = { place: 'lb', origin: 'network' };
+      continue;
+    }
+    const owner = cluster.nodes.find((n) => n.addresses.includes(pkt.dst));
+    if (owner && owner.name !== node.name) {
+      next = { place: `node:${owner.name}`, origin: 'network' };
+      continue;
+    }
+    return done({
+      kind: 'timed-out',
+      at: here.place,
+      reason: `no route to ${pkt.dst}`,
+      summary: 'The packet has nowhere to go.',
+    });
+  }
+  return done({
+    kind: 'timed-out',
+    at: 'network',
+    reason: 'the packet looped',
+    summary: 'Too many hops.',
+  });
+}
+
+/** The SYN-ACK back: each hop's conntrack entry (or the balancer) undoes what it did. */
+function replyPath(
+  steps: StepList,
+  hops: Hop[],
+  conntrack: ConntrackEntry[],
+  pod: { namespace: string; name: string; ip: string },
+  clientLocation: string,
+): void {
+  const podHop = hops[hops.length - 1] as Hop;
+  const swap = (p: Packet): Packet => ({
+    ...p,
+    flags: 'SYN-ACK',
+    src: p.dst,
+    sport: p.dport,
+    dst: p.src,
+    dport: p.sport,
+    mark: 0,
+  });
+  let pkt = swap(podHop.arrived);
+  const podPlace: Place = `pod:${pod.namespace}/${pod.name}`;
+  for (let i = hops.length - 2; i >= -1; i--) {
+    const hop = hops[i];
+    const from: Place = i === hops.length - 2 ? podPlace : (hops[i + 1]?.place ?? podPlace);
+    if (i === hops.length - 2) {
+      steps.add({
+        direction: 'reply',
+        at: podPlace,
+        from: podPlace,
+        to: hop?.place ?? 'client',
+        before: pkt,
+        after: pkt,
+        transform: 'none',
+        narration: {
+          title: 'The pod answers',
+          body: `The application replies with a SYN-ACK to the address it saw, ${pkt.dst}:${pkt.dport}.`,
+        },
+      });
+    }
+    if (!hop) break;
+    const to: Place = hops[i - 1]?.place ?? 'client';
+    const after = swap(hop.arrived);
+    const nat = hop.entry ? isNatEntry(hop.entry) : after.src !== pkt.src || after.dst !== pkt.dst;
+    if (hop.entry) {
+      const replied = repliedEntry(hop.entry);
+      const idx = conntrack.indexOf(hop.entry);
+      if (idx >= 0) conntrack[idx] = replied;
+      steps.add({
+        direction: 'reply',
+        at: hop.place,
+        from: hop.place,
+        to,
+        before: pkt,
+        after,
+        transform: nat ? 'reverse-NAT' : 'none',
+        conntrack: replied,
+        rule: { kind: 'conntrack', text: replied.text },
+        narration: nat
+          ? {
+              title: `conntrack undoes the NAT on ${hop.place.slice(5)}`,
+              body: `The reply matches the entry ${hop.place.slice(5)} made for the SYN. No rule is consulted: conntrack restores the source to ${after.src}:${after.sport} and the destination to ${after.dst}:${after.dport}, so the other side sees the address it expects.`,
+            }
+          : {
+              title: `${hop.place.slice(5)} routes the reply back`,
+              body: `This node did not translate the connection; it passes the reply on towards ${after.dst}.`,
+            },
+      });
+    } else {
+      // The balancer.
+      steps.add({
+        direction: 'reply',
+        at: 'lb',
+        from: 'lb',
+        to,
+        before: pkt,
+        after,
+        transform:
+          after.src !== pkt.src || after.dst !== pkt.dst || after.sport !== pkt.sport
+            ? 'reverse-NAT'
+            : 'none',
+        rule: {
+          kind: 'cloud-lb',
+          text: `reply to ${after.dst}:${after.dport} from ${after.src}:${after.sport}`,
+        },
+        narration: {
+          title: 'The load balancer answers the client',
+          body: `The balancer sends the reply from ${after.src}:${after.sport}, the address the client dialled.`,
+        },
+      });
+    }
+    pkt = after;
+    void from;
+  }
+  steps.add({
+    direction: 'reply',
+    at: 'client',
+    from: 'client',
+    to: 'client',
+    before: pkt,
+    after: pkt,
+    transform: 'none',
+    narration: {
+      title: 'The client gets its SYN-ACK',
+      body: `The reply comes from ${pkt.src}:${pkt.sport}, exactly the address the ${clientLocation === 'Internet' ? 'client' : 'caller'} dialled, so its TCP stack accepts it and the connection is established.`,
+    },
+  });
+}
