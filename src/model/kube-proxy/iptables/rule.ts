@@ -152,17 +152,24 @@ function targetText(t: Target): string {
  * (`-m tcp --dport N`) is printed where kube-proxy loaded it, after the comment.
  */
 export function ruleText(chain: string, matches: Match[], target: Target): string {
-  const lead: string[] = [];
+  const src: string[] = [];
+  const dst: string[] = [];
   const rest: string[] = [];
   let proto: Protocol | undefined;
+  let protoMatch = -1;
   for (const m of matches) {
-    if (m.kind === 'src' || m.kind === 'dst') lead.push(matchText(m));
-    else if (m.kind === 'proto') proto = m.proto;
-    else if (m.kind === 'dport') rest.push(`-m ${proto ?? 'tcp'} ${matchText(m)}`);
-    else rest.push(matchText(m));
+    if (m.kind === 'src') src.push(matchText(m));
+    else if (m.kind === 'dst') dst.push(matchText(m));
+    else if (m.kind === 'proto') {
+      // kube-proxy writes `-m tcp -p tcp`: the protocol's match module is loaded (and
+      // printed, even with no options) where it was given.
+      proto = m.proto;
+      protoMatch = rest.push(`-m ${m.proto}`) - 1;
+    } else if (m.kind === 'dport') {
+      if (protoMatch >= 0) rest[protoMatch] += ` ${matchText(m)}`;
+      else rest.push(`-m tcp ${matchText(m)}`);
+    } else rest.push(matchText(m));
   }
-  const src = lead.filter((t) => /(^|! )-s /.test(t));
-  const dst = lead.filter((t) => /(^|! )-d /.test(t));
   const parts = [`-A ${chain}`, ...src, ...dst];
   if (proto) parts.push(`-p ${proto}`);
   parts.push(...rest);
