@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+/** Runs the CLI as a user would (`npm run datapath -- …` runs this same command). */
+function datapath(...args: string[]) {
+  const r = spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const FILE = 'public/examples/canonical.yaml';
+
+describe('datapath CLI', () => {
+  it('rules prints the node’s nat table with the NodePort rule kube-proxy writes', () => {
+    const r = datapath('rules', '--node', 'node-2', FILE);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('*nat\n');
+    // proxier.go syncProxyRules, "Capture nodeports": -m comment --comment S -m tcp -p tcp --dport NP -j KUBE-EXT-…
+    expect(r.stdout).toContain(
+      '-A KUBE-NODEPORTS -p tcp -m comment --comment "default/web:http" -m tcp --dport 31000 -j KUBE-EXT-CDGGSHYLG3RE2FKL',
+    );
+  });
+
+  it('flow on node-2 for a NodePort packet: DNAT to either pod, masqueraded (externalTrafficPolicy Cluster)', () => {
+    const r = datapath(
+      'flow',
+      '--node',
+      'node-2',
+      '--src',
+      '198.51.100.23',
+      '--dst',
+      '192.168.0.12',
+      '--dport',
+      '31000',
+      FILE,
+      '--json',
+    );
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      verdict: 'DNAT',
+      endpoints: ['10.244.1.5:8080', '10.244.3.9:8080'],
+      masquerade: true,
+    });
+  });
+
+  it('flow for a packet no kube-proxy rule touches says NONE', () => {
+    const r = datapath(
+      'flow',
+      '--node',
+      'node-1',
+      '--src',
+      '198.51.100.23',
+      '--dst',
+      '10.244.1.5',
+      '--dport',
+      '8080',
+      FILE,
+      '--json',
+    );
+    expect(JSON.parse(r.stdout)).toEqual({ verdict: 'NONE', endpoints: [], masquerade: false });
+  });
+
+  it('trace --json ends delivered', () => {
+    const r = datapath('trace', FILE, '--seed', '2', '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).outcome.kind).toBe('delivered');
+  });
+
+  it('a bad argument gets a clear error on stderr and exit status 2', () => {
+    const r = datapath('rules', '--node', 'node-9', FILE);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--node node-9: no such node (nodes: node-1, node-2, node-3)');
+    const missing = datapath('trace', 'no-such-file.yaml');
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('cannot read no-such-file.yaml');
+  });
+});

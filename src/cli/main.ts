@@ -1,0 +1,193 @@
+/**
+ * `npm run datapath -- <command> …`: the model, headless.
+ *
+ *   rules --node NAME [--mode iptables] FILE…       that node's kube-proxy rules, as iptables-save prints them
+ *   trace FILE… [--client NAME|IP] [--seed N] [--json]   one connection, step by step, and its outcome
+ *   flow --node NAME --src IP --dst IP --dport N [--proto tcp|udp|sctp] FILE… [--json]
+ *                                                   what the node's rules do to one new packet
+ *
+ * FILE is Kubernetes objects (YAML, multi-document YAML, JSON or a List) plus, optionally,
+ * our own kinds; `-` reads standard input. Errors go to stderr with exit status 2.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadObjects, completeScenario } from '../model/import/load';
+import type { ScenarioObject } from '../model/k8s/objects';
+import { OUR_GROUP } from '../model/k8s/objects';
+import { resolveCluster } from '../model/scenario/resolve';
+import { generateIptables } from '../model/kube-proxy/iptables/generate';
+import { formatRuleset } from '../model/kube-proxy/iptables/rule';
+import { flowVerdict } from '../model/kube-proxy/iptables/flow';
+import { trace } from '../model/trace/trace';
+import { isIPv4 } from '../model/net/ip';
+import type { Protocol } from '../model/net/ip';
+
+const USAGE = `usage: npm run datapath -- <command> [options] FILE…
+
+commands:
+  rules --node NAME [--mode iptables] FILE…
+  trace FILE… [--client NAME|IP] [--seed N] [--json]
+  flow  --node NAME --src IP --dst IP --dport N [--proto tcp|udp|sctp] FILE… [--json]
+
+FILE: Kubernetes objects as kubectl prints them (YAML, JSON or a List); - for stdin.
+Example: npm run datapath -- trace public/examples/canonical.yaml --seed 3`;
+
+class UsageError extends Error {}
+
+function readObjects(files: string[]): { objects: ScenarioObject[]; notes: string[] } {
+  if (files.length === 0) throw new UsageError('no FILE given');
+  const objects: ScenarioObject[] = [];
+  const notes: string[] = [];
+  for (const f of files) {
+    let text: string;
+    try {
+      text = readFileSync(f === '-' ? 0 : f, 'utf8');
+    } catch (e) {
+      throw new UsageError(`cannot read ${f}: ${(e as Error).message}`);
+    }
+    try {
+      const loaded = loadObjects(text);
+      objects.push(...loaded.objects);
+      for (const s of loaded.skipped) notes.push(`${f}: skipped ${s}`);
+    } catch (e) {
+      throw new UsageError(`${f}: ${(e as Error).message}`);
+    }
+  }
+  const done = completeScenario(objects);
+  return { objects: done.objects, notes: [...notes, ...done.assumed.map((a) => `assumed: ${a}`)] };
+}
+
+function requireOpt(v: string | undefined, name: string): string {
+  if (v === undefined || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function cmdRules(args: string[]): string {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { node: { type: 'string' }, mode: { type: 'string' } },
+  });
+  const mode = values.mode ?? 'iptables';
+  if (mode !== 'iptables')
+    throw new UsageError(
+      `--mode ${mode}: only iptables is modelled so far (nftables and ipvs are planned)`,
+    );
+  const { objects } = readObjects(positionals);
+  const cluster = resolveCluster(objects);
+  const node = requireOpt(values.node, 'node');
+  if (!cluster.nodes.some((n) => n.name === node))
+    throw new UsageError(
+      `--node ${node}: no such node (nodes: ${cluster.nodes.map((n) => n.name).join(', ')})`,
+    );
+  return formatRuleset(generateIptables(cluster, node));
+}
+
+function cmdTrace(args: string[]): string {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { client: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed ${values.seed}: not an integer`);
+  const { objects, notes } = readObjects(positionals);
+  let client = values.client ?? 'internet';
+  if (isIPv4(client)) {
+    objects.push({
+      apiVersion: OUR_GROUP,
+      kind: 'Client',
+      metadata: { name: `ip-${client}` },
+      spec: { location: 'Internet', address: client },
+    });
+    client = `ip-${client}`;
+  }
+  const cluster = resolveCluster(objects);
+  if (!cluster.clients.some((c) => c.name === client))
+    throw new UsageError(
+      `--client ${client}: no such Client (clients: ${cluster.clients.map((c) => c.name).join(', ')})`,
+    );
+  const t = trace(cluster, { client, dial: { kind: 'LoadBalancer' }, choices: {}, seed });
+  if (values.json) return JSON.stringify({ steps: t.steps, outcome: t.outcome }, null, 2);
+  const addr = (p: { src: string; sport: number; dst: string; dport: number }) =>
+    `${p.src}:${p.sport} → ${p.dst}:${p.dport}`;
+  const lines = notes.map((n) => `# ${n}`);
+  for (const s of t.steps) {
+    lines.push(`${String(s.index + 1).padStart(2)}. [${s.at}] ${s.narration.title}`);
+    lines.push(
+      `    ${addr(s.before)}${s.changed.length ? `  ⇒  ${addr(s.after)}  (${s.transform}: ${s.changed.join(', ')})` : ''}`,
+    );
+    if (s.rule && s.rule.kind === 'kube-proxy') lines.push(`    ${s.rule.table}: ${s.rule.text}`);
+    if (s.decision)
+      lines.push(
+        `    chose ${s.decision.chosen} of ${s.decision.candidates
+          .filter((c) => c.eligible)
+          .map((c) => `${c.id} (${(c.probability * 100).toFixed(1)}%)`)
+          .join(', ')}`,
+      );
+  }
+  lines.push(`outcome: ${t.outcome.kind}: ${t.outcome.summary}`);
+  return lines.join('\n');
+}
+
+function cmdFlow(args: string[]): string {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      node: { type: 'string' },
+      src: { type: 'string' },
+      dst: { type: 'string' },
+      dport: { type: 'string' },
+      proto: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  const src = requireOpt(values.src, 'src');
+  const dst = requireOpt(values.dst, 'dst');
+  if (!isIPv4(src)) throw new UsageError(`--src ${src}: not an IPv4 address`);
+  if (!isIPv4(dst)) throw new UsageError(`--dst ${dst}: not an IPv4 address`);
+  const dport = Number(requireOpt(values.dport, 'dport'));
+  if (!Number.isInteger(dport) || dport < 1 || dport > 65535)
+    throw new UsageError(`--dport ${values.dport}: must be 1-65535`);
+  const proto = (values.proto ?? 'tcp') as Protocol;
+  if (!['tcp', 'udp', 'sctp'].includes(proto))
+    throw new UsageError(`--proto ${proto}: must be tcp, udp or sctp`);
+  const { objects } = readObjects(positionals);
+  const cluster = resolveCluster(objects);
+  const nodeName = requireOpt(values.node, 'node');
+  const node = cluster.nodes.find((n) => n.name === nodeName);
+  if (!node) throw new UsageError(`--node ${nodeName}: no such node`);
+  const origin = node.addresses.includes(src) ? 'local-host' : 'network';
+  const r = flowVerdict(
+    generateIptables(cluster, node.name),
+    node,
+    { protocol: proto, src, sport: 51234, dst, dport, mark: 0 },
+    origin,
+  );
+  if (values.json) return JSON.stringify(r);
+  return `verdict: ${r.verdict}\nendpoints: ${r.endpoints.join(' ') || '(none)'}\nmasquerade: ${r.masquerade}`;
+}
+
+/** Runs the CLI; returns the exit status. */
+export function main(argv: string[]): number {
+  const [cmd, ...rest] = argv;
+  try {
+    let out: string;
+    if (cmd === 'rules') out = cmdRules(rest);
+    else if (cmd === 'trace') out = cmdTrace(rest);
+    else if (cmd === 'flow') out = cmdFlow(rest);
+    else if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+      process.stdout.write(`${USAGE}\n`);
+      return cmd === undefined ? 2 : 0;
+    } else throw new UsageError(`unknown command "${cmd}"`);
+    process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+    return 0;
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`datapath: ${msg}\n${e instanceof UsageError ? `\n${USAGE}\n` : ''}`);
+    return 2;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

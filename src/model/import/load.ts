@@ -1,0 +1,110 @@
+/**
+ * Text → scenario objects, for the CLI (the app's full importer with API-server validation
+ * is issue #4). Reads JSON or YAML, one object, several YAML documents, or a `kind: List`
+ * as `kubectl get … -o yaml` prints it; kinds the model does not use are skipped and named.
+ */
+import { parseAllDocuments } from 'yaml';
+import type { ScenarioObject } from '../k8s/objects';
+import { OUR_GROUP } from '../k8s/objects';
+
+const KINDS = new Set([
+  'Service',
+  'EndpointSlice',
+  'Node',
+  'Pod',
+  'KubeProxyConfiguration',
+  'CloudLoadBalancer',
+  'Client',
+]);
+
+/** The result of {@link loadObjects}. */
+export interface Loaded {
+  objects: ScenarioObject[];
+  /** Kinds that were skipped, e.g. `Deployment default/web`. */
+  skipped: string[];
+}
+
+/** Raised for text that is not YAML/JSON or holds no objects; the message names line and column when YAML says so. */
+export class LoadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoadError';
+  }
+}
+
+function flatten(doc: unknown, out: unknown[]): void {
+  if (doc && typeof doc === 'object' && (doc as { kind?: unknown }).kind === 'List') {
+    for (const item of (doc as { items?: unknown[] }).items ?? []) flatten(item, out);
+  } else if (Array.isArray(doc)) for (const d of doc) flatten(d, out);
+  else if (doc !== null && doc !== undefined) out.push(doc);
+}
+
+/**
+ * Parses `text` (YAML or JSON) into scenario objects.
+ * @throws {LoadError} on a syntax error (`line L, column C: …`) or when no object is found.
+ */
+export function loadObjects(text: string): Loaded {
+  const docs = parseAllDocuments(text);
+  const raw: unknown[] = [];
+  for (const d of Array.isArray(docs) ? docs : [docs]) {
+    const err = d.errors[0];
+    if (err) {
+      const pos = err.linePos?.[0];
+      throw new LoadError(
+        pos ? `line ${pos.line}, column ${pos.col}: ${err.message.split('\n')[0]}` : err.message,
+      );
+    }
+    flatten(d.toJS(), raw);
+  }
+  const objects: ScenarioObject[] = [];
+  const skipped: string[] = [];
+  for (const o of raw) {
+    const kind = (o as { kind?: unknown }).kind;
+    if (typeof kind === 'string' && KINDS.has(kind)) objects.push(o as ScenarioObject);
+    else {
+      const meta = (o as { metadata?: { namespace?: string; name?: string } }).metadata;
+      skipped.push(
+        `${String(kind)} ${meta?.namespace ? `${meta.namespace}/` : ''}${meta?.name ?? ''}`.trim(),
+      );
+    }
+  }
+  if (objects.length === 0) throw new LoadError('no Service, EndpointSlice, Node or Pod found');
+  return { objects, skipped };
+}
+
+/**
+ * Adds what a cluster cannot tell: an internet client (198.51.100.23, RFC 5737) and, for
+ * each LoadBalancer Service with a published address, a cloud load balancer that targets
+ * NodePorts. Existing objects of those kinds are kept.
+ * @returns the objects and the assumptions made, in words.
+ */
+export function completeScenario(objects: ScenarioObject[]): {
+  objects: ScenarioObject[];
+  assumed: string[];
+} {
+  const out = [...objects];
+  const assumed: string[] = [];
+  if (!out.some((o) => o.kind === 'Client')) {
+    out.push({
+      apiVersion: OUR_GROUP,
+      kind: 'Client',
+      metadata: { name: 'internet' },
+      spec: { location: 'Internet', address: '198.51.100.23', sourcePort: 51234 },
+    });
+    assumed.push('a client on the internet at 198.51.100.23');
+  }
+  for (const o of objects) {
+    if (o.kind !== 'Service' || o.spec?.type !== 'LoadBalancer') continue;
+    const key = `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
+    if (out.some((x) => x.kind === 'CloudLoadBalancer' && x.spec.service === key)) continue;
+    const ip = o.status?.loadBalancer?.ingress?.find((i) => i.ip)?.ip;
+    out.push({
+      apiVersion: OUR_GROUP,
+      kind: 'CloudLoadBalancer',
+      metadata: { name: `${o.metadata?.name ?? 'svc'}-lb` },
+      spec: { service: key, delivery: 'NodePort', ...(ip ? { address: ip } : {}) },
+    });
+    assumed.push(`a cloud load balancer for ${key} that targets NodePorts`);
+  }
+  return { objects: out, assumed };
+}
