@@ -174,10 +174,10 @@ export function generateIptables(cluster: Cluster, nodeName: string): IptablesRu
     const [table, chain] = key.split('/') as [Table, string];
     for (const r of rules) w.add(table, chain, r.matches, r.target);
   }
-  if (localhostNodePorts) {
-    w.add('filter', 'INPUT', [], jump(KUBE_FIREWALL));
-    w.add('filter', 'OUTPUT', [], jump(KUBE_FIREWALL));
-  }
+  // iptablesKubeletJumpChains: ensured on every full sync, whatever localhostNodePorts is.
+  w.add('filter', 'INPUT', [], jump(KUBE_FIREWALL));
+  w.add('filter', 'OUTPUT', [], jump(KUBE_FIREWALL));
+  w.chain('filter', KUBE_FIREWALL);
 
   for (const name of [
     KUBE_SERVICES,
@@ -204,7 +204,6 @@ export function generateIptables(cluster: Cluster, nodeName: string): IptablesRu
   w.add('nat', KUBE_MARK_MASQ, [], { kind: 'MARK', op: 'or', value: mark });
 
   if (localhostNodePorts) {
-    w.chain('filter', KUBE_FIREWALL);
     w.add(
       'filter',
       KUBE_FIREWALL,

@@ -77,15 +77,26 @@ export function formatMark(v: number): string {
   return `0x${v.toString(16)}`;
 }
 
-/** The probability as the kernel stores it (31-bit fixed point) and iptables-save prints it. */
+/**
+ * The probability string kube-proxy writes: `%0.10f` of the value (`computeProbability`,
+ * proxier.go), which is what iptables parses.
+ */
+function written(p: number): number {
+  return Number(p.toFixed(10));
+}
+
+/**
+ * The probability as the kernel stores it (`lround(0x80000000 * p)`, libxt_statistic.c) and
+ * iptables-save prints it (`%.11f`): 1/3 → `0.33333333349`.
+ */
 export function formatSavedProbability(p: number): string {
-  const stored = Math.round(p * 0x80000000);
+  const stored = Math.round(written(p) * 0x80000000);
   return (stored / 0x80000000).toFixed(11);
 }
 
 /** The probability the kernel applies for a `--probability p` rule (after 31-bit rounding). */
 export function effectiveProbability(p: number): number {
-  return Math.round(p * 0x80000000) / 0x80000000;
+  return Math.round(written(p) * 0x80000000) / 0x80000000;
 }
 
 function quote(s: string): string {
@@ -133,7 +144,9 @@ function targetText(t: Target): string {
     case 'DNAT':
       return `-j DNAT --to-destination ${t.to}`;
     case 'MARK':
-      return `-j MARK --${t.op}-mark ${formatMark(t.value)}`;
+      // libxt_MARK.c mark_tg_save prints every MARK as --set-xmark value/mask: --or-mark V is
+      // stored as V/V, --xor-mark V as V/0.
+      return `-j MARK --set-xmark ${formatMark(t.value)}/${formatMark(t.op === 'or' ? t.value : 0)}`;
     case 'MASQUERADE':
       return `-j MASQUERADE${t.randomFully ? ' --random-fully' : ''}`;
     case 'REJECT':
