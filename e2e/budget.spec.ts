@@ -13,7 +13,9 @@ const BUDGET_BYTES = 170 * 1024;
 
 function initialScripts(): string[] {
   const html = readFileSync(join(DIST, 'index.html'), 'utf8');
-  const refs = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+\.js)"/g)].map((m) => m[1] ?? '');
+  const refs = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+\.js)"/g)].map(
+    (m) => m[1] ?? '',
+  );
   return refs.map((r) => r.replace(/^\//, ''));
 }
 

@@ -12,7 +12,8 @@ import { applyScene } from './scenario/scene';
 import type { IptablesRuleset } from './kube-proxy/iptables/rule';
 import { generateIptables } from './kube-proxy/iptables/generate';
 import { pickService, trace } from './trace/trace';
-import type { Trace } from './trace/types';
+import type { Candidate, Trace } from './trace/types';
+import { targetCandidates } from './cloud/targets';
 import { NODEPORT_TO_LOADBALANCER } from './walkthrough/nodePortToLoadBalancer';
 
 export type { ScenarioObject } from './k8s/objects';
@@ -42,6 +43,11 @@ export interface SceneResult {
   rules: Record<string, IptablesRuleset>;
   /** `namespace/name` of the traced Service. */
   serviceKey: string;
+  /**
+   * The balancer's targets (every node) with their health-check result and share of new
+   * connections, whatever the client dials; empty when the Service has no balancer.
+   */
+  lbTargets: Candidate[];
 }
 
 /**
@@ -59,5 +65,9 @@ export function runScene(objects: readonly ScenarioObject[], scene: SceneOptions
     { client: scene.client, dial: scene.dial, choices: scene.choices, seed: scene.seed },
     rules,
   );
-  return { cluster, trace: t, rules, serviceKey: `${svc.namespace}/${svc.name}` };
+  const key = `${svc.namespace}/${svc.name}`;
+  const lbTargets = cluster.loadBalancers.some((l) => l.service === key)
+    ? targetCandidates(cluster, svc)
+    : [];
+  return { cluster, trace: t, rules, serviceKey: key, lbTargets };
 }

@@ -208,8 +208,10 @@ export function nodeSteps(
   flags: Packet['flags'],
 ): StepDraft[] {
   const place = `node:${ctx.node.name}` as const;
+  // A step's hits: the rules matched since the previous step, its own rule, and the MARK
+  // that rule's jump to KUBE-MARK-MASQ sets. What is left after the last step belongs to it.
   const groups: { kind: Kind; hits: Hit[]; main: Hit }[] = [];
-  const lead: Hit[] = [];
+  let pending: Hit[] = [];
   const seen = new Set<string>();
   for (const phase of proc.phases) {
     const hits = phase.result.hits;
@@ -219,17 +221,25 @@ export function nodeSteps(
         ? hits.find((h) => h.rule.target.kind === 'MASQUERADE')
         : undefined;
     if (masq) {
-      groups.push({ kind: 'snat', hits: [...hits], main: masq });
+      groups.push({ kind: 'snat', hits: [...pending, ...hits], main: masq });
+      pending = [];
       continue;
     }
     for (const h of hits) {
       const k = kindOf(h, seen);
       seen.add(h.rule.chain);
-      if (k) groups.push({ kind: k, hits: [h], main: h });
-      else if (groups.length > 0) groups[groups.length - 1]?.hits.push(h);
-      else lead.push(h);
+      const last = groups[groups.length - 1];
+      if (k) {
+        groups.push({ kind: k, hits: [...pending, h], main: h });
+        pending = [];
+      } else if (last && pending.length === 0 && h.rule.chain === 'KUBE-MARK-MASQ')
+        last.hits.push(h);
+      else pending.push(h);
     }
   }
+  const lead: Hit[] = [];
+  if (groups.length > 0) groups[groups.length - 1]?.hits.push(...pending);
+  else lead.push(...pending);
   const trail: RuleHit[] = lead.map(toHit);
   let before: Packet = ctx.arrived;
   const drafts: StepDraft[] = [];

@@ -1,0 +1,237 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect } from '../fixtures';
+
+export type Policy = 'Cluster' | 'Local';
+export type IpMode = 'VIP' | 'Proxy';
+
+export interface InspectorRow {
+  before: string;
+  after: string;
+  changed: boolean;
+}
+
+/**
+ * Page object for the app. Every action waits on a `data-*` attribute (or an ARIA state)
+ * that proves it took effect; nothing sleeps.
+ */
+export class AppPage {
+  readonly root: Locator;
+  readonly topology: Locator;
+  readonly packet: Locator;
+  readonly narration: Locator;
+  readonly inspector: Locator;
+  readonly rulePanel: Locator;
+  readonly conntrack: Locator;
+  readonly rules: Locator;
+  readonly walkthrough: Locator;
+  readonly timeline: Locator;
+
+  constructor(readonly page: Page) {
+    this.root = page.getByTestId('app');
+    this.topology = page.getByTestId('topology');
+    this.packet = page.getByTestId('packet');
+    this.narration = page.getByTestId('narration-text');
+    this.inspector = page.getByTestId('inspector-table');
+    this.rulePanel = page.getByTestId('rule');
+    this.conntrack = page.getByTestId('conntrack');
+    this.rules = page.getByTestId('rules');
+    this.walkthrough = page.getByTestId('walkthrough');
+    this.timeline = page.getByTestId('timeline');
+  }
+
+  /** Opens the app and waits until the model has produced a trace. */
+  async goto(path = '/'): Promise<this> {
+    await this.page.goto(path);
+    await expect(this.root).toHaveAttribute('data-step-count', /^\d+$/);
+    return this;
+  }
+
+  // ---- reading state ----
+
+  async stepIndex(): Promise<number> {
+    return Number(await this.root.getAttribute('data-step-index'));
+  }
+
+  async stepCount(): Promise<number> {
+    return Number(await this.root.getAttribute('data-step-count'));
+  }
+
+  async expectStep(index: number): Promise<void> {
+    await expect(this.root).toHaveAttribute('data-step-index', String(index));
+  }
+
+  /** The place the packet is at (or heading to) on the current step. */
+  async packetAt(): Promise<string | null> {
+    return this.packet.getAttribute('data-packet-at');
+  }
+
+  async expectPacketAt(place: string): Promise<void> {
+    await expect(this.packet).toHaveAttribute('data-packet-at', place);
+  }
+
+  async narrationTitle(): Promise<string> {
+    return (await this.narration.locator('.narration-title').textContent()) ?? '';
+  }
+
+  async narrationBody(): Promise<string> {
+    return (await this.narration.locator('.narration-body').textContent()) ?? '';
+  }
+
+  /** One row of the packet inspector: `src`, `dport`, `mark`, … */
+  async inspectorRow(field: string): Promise<InspectorRow> {
+    const row = this.inspector.locator(`tr[data-field="${field}"]`);
+    const before = (await row.locator('[data-value="before"]').textContent()) ?? '';
+    const after = (await row.locator('[data-value="after"]').textContent()) ?? '';
+    return {
+      before: before.trim(),
+      after: after.replace('✱ changed', '').trim(),
+      changed: (await row.getAttribute('data-changed')) === 'true',
+    };
+  }
+
+  /** The outcome kind shown at the end (`delivered`, `dropped`, …); goes to the last step. */
+  async outcome(): Promise<string | null> {
+    await this.last();
+    const banner = this.page.getByTestId('outcome');
+    await expect(banner).toBeVisible();
+    return banner.getAttribute('data-outcome');
+  }
+
+  /** The chosen candidate of the decision on the current step, if any. */
+  async chosen(): Promise<string | null> {
+    return this.rulePanel.getByTestId('decision').getAttribute('data-chosen');
+  }
+
+  // ---- playback ----
+
+  private command(id: string): Locator {
+    return this.page.locator(`[data-command="${id}"]`);
+  }
+
+  async next(): Promise<void> {
+    const i = await this.stepIndex();
+    await this.command('next').click();
+    await this.expectStep(i + 1);
+  }
+
+  async prev(): Promise<void> {
+    const i = await this.stepIndex();
+    await this.command('prev').click();
+    await this.expectStep(i - 1);
+  }
+
+  async restart(): Promise<void> {
+    if (await this.command('first').isEnabled()) await this.command('first').click();
+    await this.expectStep(-1);
+  }
+
+  async last(): Promise<void> {
+    if (await this.command('last').isEnabled()) await this.command('last').click();
+    await this.expectStep((await this.stepCount()) - 1);
+  }
+
+  /** Goes to step `index` (-1 = before the first) with the timeline's tick for it. */
+  async goToStep(index: number): Promise<void> {
+    const name = index < 0 ? 'Before the first step' : new RegExp(`^Go to step ${index + 1}:`);
+    await this.page.getByRole('button', { name }).click();
+    await this.expectStep(index);
+  }
+
+  async play(): Promise<void> {
+    await this.command('play-pause').click();
+    await expect(this.command('play-pause')).toHaveAccessibleName('Pause');
+  }
+
+  async pause(): Promise<void> {
+    await this.command('play-pause').click();
+    await expect(this.command('play-pause')).toHaveAccessibleName('Play');
+  }
+
+  /** Plays and waits until playback stops at the last step. */
+  async playToEnd(): Promise<void> {
+    await this.play();
+    await expect(this.command('play-pause')).toHaveAccessibleName('Play', { timeout: 60_000 });
+    await this.expectStep((await this.stepCount()) - 1);
+  }
+
+  /** Presses a key with focus on the page itself (not on a control). */
+  async press(key: string): Promise<void> {
+    await this.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await this.page.keyboard.press(key);
+  }
+
+  // ---- scene ----
+
+  private radio(group: string, value: string): Locator {
+    return this.page.locator(`fieldset[data-group="${group}"] input[value="${value}"]`);
+  }
+
+  async setPolicy(policy: Policy): Promise<void> {
+    await this.radio('policy', policy).check();
+    await expect(this.radio('policy', policy)).toBeChecked();
+  }
+
+  async togglePolicy(): Promise<Policy> {
+    const local = await this.radio('policy', 'Local').isChecked();
+    const to: Policy = local ? 'Cluster' : 'Local';
+    await this.setPolicy(to);
+    return to;
+  }
+
+  async setIpMode(mode: IpMode): Promise<void> {
+    await this.radio('ipmode', mode).check();
+    await expect(this.radio('ipmode', mode)).toBeChecked();
+  }
+
+  async setDelivery(delivery: 'NodePort' | 'LoadBalancerIP'): Promise<void> {
+    await this.radio('delivery', delivery).check();
+    await expect(this.radio('delivery', delivery)).toBeChecked();
+  }
+
+  /** `internet`, `node` or `pod` (the Client object's name). */
+  async setClient(name: string): Promise<void> {
+    await this.radio('client', name).check();
+    await expect(this.radio('client', name)).toBeChecked();
+  }
+
+  /** `LoadBalancer`, `NodePort:node-2` or `ClusterIP`. */
+  async dial(target: string): Promise<void> {
+    await this.radio('dial', target).check();
+    await expect(this.radio('dial', target)).toBeChecked();
+  }
+
+  async setPublished(published: boolean): Promise<void> {
+    const box = this.page.getByRole('checkbox', { name: /status\.loadBalancer published/ });
+    await box.setChecked(published);
+  }
+
+  /** Fails or restores a node with its toggle button; waits for the drawing to agree. */
+  async toggleNode(name: string): Promise<boolean> {
+    const node = this.topology.locator(`[data-place="node:${name}"]`);
+    const wasFailed = (await node.getAttribute('data-node-failed')) === 'true';
+    await this.command(`toggle-node-${name}`).click();
+    await expect(node).toHaveAttribute('data-node-failed', String(!wasFailed));
+    return !wasFailed;
+  }
+
+  async pin(candidate: string): Promise<void> {
+    await this.rulePanel.getByRole('button', { name: `Pin this choice: ${candidate}` }).click();
+    await expect(this.rulePanel.getByTestId('decision')).toHaveAttribute('data-chosen', candidate);
+  }
+
+  async reroll(): Promise<void> {
+    await this.page
+      .getByRole('button', { name: /^Re-roll/ })
+      .first()
+      .click();
+  }
+
+  /** Opens walkthrough story step `index` (0-based). */
+  async goToStory(index: number): Promise<void> {
+    await this.walkthrough.locator('[data-story]').nth(index).click();
+    await expect(this.walkthrough.locator('.walkthrough')).toHaveAttribute(
+      'data-walkthrough-step',
+      String(index),
+    );
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * The app's state: a zustand store made by {@link createAppStore}, reached from React through
+ * one hook, {@link useAppStore}, with module-level selectors (`selectors.ts`) and user
+ * commands as records (`commands.ts`).
+ */
+export { createAppStore } from './store';
+export type { AppStoreOptions } from './store';
+export { StoreProvider, useAppStore, useAppStoreApi } from './hooks';
+export * from './selectors';
+export * from './types';

@@ -1,0 +1,117 @@
+import { useEffect, useMemo, useRef } from 'react';
+import type { IptablesRuleset, Table } from '../../model/kube-proxy/iptables/rule';
+import { formatTable } from '../../model/kube-proxy/iptables/rule';
+import {
+  selectRules,
+  selectSelectedNode,
+  selectStep,
+  selectStepIndex,
+  selectTrace,
+  useAppStore,
+  useAppStoreApi,
+} from '../../store';
+import { matchedRuleIds } from '../traceView';
+
+interface Line {
+  text: string;
+  ruleId?: string;
+}
+
+/**
+ * `iptables-save -t <table>` as the model prints it, each rule line paired with its rule id
+ * (the printer lists `*table`, one line per chain, then every chain's rules in order).
+ */
+function linesOf(rs: IptablesRuleset, table: Table): Line[] {
+  const text = formatTable(rs, table).split('\n');
+  const rules = rs.tables[table].flatMap((c) => c.rules);
+  const offset = 1 + rs.tables[table].length;
+  return text.map((t, i) => {
+    const rule = rules[i - offset];
+    return rule && rule.text === t ? { text: t, ruleId: rule.id } : { text: t };
+  });
+}
+
+/** The selected node's full iptables-save output; matched lines marked, the current one in view. */
+export function RulesPanel() {
+  const rules = useAppStore(selectRules);
+  const node = useAppStore(selectSelectedNode);
+  const trace = useAppStore(selectTrace);
+  const index = useAppStore(selectStepIndex);
+  const step = useAppStore(selectStep);
+  const rs = rules?.[node];
+  const matched = useMemo(() => matchedRuleIds(trace, index, node), [trace, index, node]);
+  const current =
+    step?.rule?.kind === 'kube-proxy' && step.rule.node === node ? step.rule.ruleId : undefined;
+  const tables = useMemo(
+    () => (rs ? (['filter', 'nat'] as const).map((t) => ({ t, lines: linesOf(rs, t) })) : []),
+    [rs],
+  );
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const container = box.current;
+    const el = container?.querySelector<HTMLElement>('[data-current="true"]');
+    if (!container || !el) return;
+    const top =
+      el.getBoundingClientRect().top - container.getBoundingClientRect().top + container.scrollTop;
+    const visible =
+      top >= container.scrollTop &&
+      top + el.offsetHeight <= container.scrollTop + container.clientHeight;
+    if (!visible) container.scrollTop = Math.max(0, top - container.clientHeight / 3);
+  }, [current, node]);
+
+  if (!rs) return <p className="empty">No rules for {node || 'this node'}.</p>;
+  return (
+    <div
+      className="rules-scroll"
+      ref={box}
+      tabIndex={0}
+      data-own-keys
+      aria-label={`iptables-save output of ${node}`}
+      data-node={node}
+    >
+      {tables.map(({ t, lines }) => (
+        <pre key={t} className="mono rules" data-table={t}>
+          {lines.map((l, i) => {
+            const isCurrent = l.ruleId !== undefined && l.ruleId === current;
+            const isMatched = l.ruleId !== undefined && matched.has(l.ruleId);
+            return (
+              <span
+                key={i}
+                className={`line${isMatched ? ' matched' : ''}${isCurrent ? ' current' : ''}`}
+                data-rule-id={l.ruleId}
+                data-matched={isMatched || undefined}
+                data-current={isCurrent || undefined}
+              >
+                <span className="gutter" aria-hidden={!isMatched}>
+                  {isCurrent ? '▶ ' : isMatched ? '✓ ' : '  '}
+                </span>
+                {l.text}
+                {'\n'}
+              </span>
+            );
+          })}
+        </pre>
+      ))}
+    </div>
+  );
+}
+
+/** The node picker in the Rules panel's header. */
+export function NodePicker() {
+  const store = useAppStoreApi();
+  const rules = useAppStore(selectRules);
+  const node = useAppStore(selectSelectedNode);
+  return (
+    <label className="node-picker">
+      Node{' '}
+      <select value={node} onChange={(e) => store.getState().selectNode(e.target.value)}>
+        {Object.keys(rules ?? {}).map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,151 @@
+import type { KeyboardEvent } from 'react';
+import type { ClientModel, ClusterNode } from '../../model/scenario/cluster';
+import type { NodeLayout } from './layout';
+
+interface NodeBoxProps {
+  node: ClusterNode;
+  box: NodeLayout;
+  failed: boolean;
+  nodePort: number;
+  client: ClientModel | undefined;
+  /** The pod place the packet is at or heading to, highlighted. */
+  activePlace: string | undefined;
+  focusNodePorts: boolean;
+  focusKubeProxy: boolean;
+  /** How many rules kube-proxy wrote on this node, per table. */
+  ruleCounts: { nat: number; filter: number } | undefined;
+  onToggle: () => void;
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/**
+ * One node: name, InternalIP, its NodePort badge, kube-proxy, a host client if there is one,
+ * and its pods. Clicking it (or Enter/Space on it) fails or restores the node. A failed node
+ * is greyed AND dashed AND labelled "down", never told by colour alone.
+ */
+export function NodeBox(props: NodeBoxProps) {
+  const { node, box: l, failed, nodePort, client, activePlace } = props;
+  const { x, y, w, h } = l.box;
+  const chars = Math.floor((w - 24) / 6.4);
+  const status = node.ready && !failed ? '✓ Ready' : '✗ NotReady';
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      props.onToggle();
+    }
+  };
+  return (
+    <g
+      className={`node${failed ? ' failed' : ''}${node.ready ? '' : ' not-ready'}`}
+      role="button"
+      tabIndex={0}
+      aria-pressed={failed}
+      aria-label={`${node.name}, ${status.slice(2)}${failed ? ', down: restore this node' : ': fail this node'}`}
+      onClick={props.onToggle}
+      onKeyDown={onKeyDown}
+      data-place={`node:${node.name}`}
+      data-node-failed={failed}
+    >
+      <rect className="box node-frame" x={x} y={y} width={w} height={h} rx={8} />
+      <text className="title" x={x + 8} y={y + 18}>
+        {node.name}
+      </text>
+      <text className="detail mono small" x={x + 8} y={y + 33}>
+        {node.internalIP}
+      </text>
+      <text
+        className={`detail small status${failed || !node.ready ? ' bad' : ''}`}
+        x={x + w - 8}
+        y={y + 40}
+        textAnchor="end"
+      >
+        {status}
+      </text>
+      <g className={`nodeport${props.focusNodePorts ? ' focus-ring' : ''}`}>
+        <rect
+          x={l.nodePortBadge.x}
+          y={l.nodePortBadge.y}
+          width={l.nodePortBadge.w}
+          height={l.nodePortBadge.h}
+          rx={9}
+        />
+        <text
+          x={l.nodePortBadge.x + l.nodePortBadge.w / 2}
+          y={l.nodePortBadge.y + 13}
+          textAnchor="middle"
+        >
+          {`NodePort :${nodePort}`}
+        </text>
+      </g>
+      <g className={`kube-proxy${props.focusKubeProxy ? ' focus-ring' : ''}`}>
+        <rect
+          className="box"
+          x={l.kubeProxy.x}
+          y={l.kubeProxy.y}
+          width={l.kubeProxy.w}
+          height={l.kubeProxy.h}
+          rx={6}
+        />
+        <text className="subtitle" x={l.kubeProxy.x + 8} y={l.kubeProxy.y + 18}>
+          kube-proxy (iptables)
+        </text>
+        <text className="detail small muted" x={l.kubeProxy.x + 8} y={l.kubeProxy.y + 35}>
+          {props.ruleCounts
+            ? `${props.ruleCounts.nat} nat · ${props.ruleCounts.filter} filter rules`
+            : 'no rules'}
+        </text>
+      </g>
+      {l.host && (
+        <g className="host-client" data-place="client">
+          <rect
+            className="box"
+            x={l.host.x}
+            y={l.host.y}
+            width={l.host.w}
+            height={l.host.h}
+            rx={6}
+          />
+          <text className="detail small" x={l.host.x + 8} y={l.host.y + 19}>
+            {clip(`client · ${client?.address ?? ''}`, chars)}
+          </text>
+        </g>
+      )}
+      {l.pods.map(({ key, pod, box: b }) => {
+        const isClient = client?.location === 'Pod' && client.pod === key;
+        const active = activePlace === `pod:${key}`;
+        return (
+          <g
+            key={key}
+            className={`pod${pod.ready ? '' : ' not-ready'}${active ? ' active' : ''}`}
+            data-place={`pod:${key}`}
+          >
+            <rect className="box" x={b.x} y={b.y} width={b.w} height={b.h} rx={6} />
+            <text className="detail small" x={b.x + 8} y={b.y + 16}>
+              {clip(`${isClient ? 'client · ' : ''}${pod.name}`, chars)}
+            </text>
+            <text className="detail mono small" x={b.x + 8} y={b.y + 32}>
+              {pod.ip}
+            </text>
+            <text
+              className={`detail small${pod.ready ? '' : ' bad'}`}
+              x={b.x + b.w - 8}
+              y={b.y + 32}
+              textAnchor="end"
+            >
+              {pod.ready ? '✓ Ready' : '✗ not Ready'}
+            </text>
+          </g>
+        );
+      })}
+      {failed && (
+        <g className="down-label">
+          <rect x={x + w / 2 - 44} y={l.kubeProxy.y + 8} width={88} height={28} rx={6} />
+          <text x={x + w / 2} y={l.kubeProxy.y + 27} textAnchor="middle">
+            ✗ down
+          </text>
+        </g>
+      )}
+    </g>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * Read-only views over a trace that several components share. They only pick values the
+ * model already computed; they decide nothing.
+ */
+import type { Candidate, Place, RuleHit, Trace, TraceStep } from '../model/trace/types';
+
+/** The balancer's view of each target (health check status and share), as the model computed it. */
+export function lbTargetHealth(targets: readonly Candidate[]): Record<string, Candidate> {
+  const out: Record<string, Candidate> = {};
+  for (const c of targets) out[c.id] = c;
+  return out;
+}
+
+export interface Hop {
+  from: Place;
+  to: Place;
+  stepIndex: number;
+  direction: TraceStep['direction'];
+}
+
+/** The moves the packet made up to and including step `index`, in order. */
+export function hopsUpTo(trace: Trace, index: number): Hop[] {
+  return trace.steps
+    .slice(0, index + 1)
+    .filter((s) => s.from !== s.to)
+    .map((s) => ({ from: s.from, to: s.to, stepIndex: s.index, direction: s.direction }));
+}
+
+/** Rule ids matched on `node` up to and including step `index` (every step's chain trail). */
+export function matchedRuleIds(trace: Trace, index: number, node: string): Set<string> {
+  const ids = new Set<string>();
+  for (const s of trace.steps.slice(0, index + 1))
+    if (s.rule?.kind === 'kube-proxy' && s.rule.node === node) {
+      for (const h of s.rule.trail) ids.add(h.ruleId);
+      ids.add(s.rule.ruleId);
+    }
+  return ids;
+}
+
+/** The chain trail of a kube-proxy step, or an empty list. */
+export function trailOf(step: TraceStep | undefined): RuleHit[] {
+  return step?.rule?.kind === 'kube-proxy' ? step.rule.trail : [];
+}
+
+/** `ip:port`, as the packet label and the inspector print it. */
+export const hostPort = (ip: string, port: number) => `${ip}:${port}`;
+
+/** `0x4000`, or `0` when unmarked. */
+export const formatMarkValue = (mark: number) => (mark === 0 ? '0' : `0x${mark.toString(16)}`);
+
+/** A probability as a percentage: 50%, 33.3%. */
+export function percent(p: number): string {
+  const v = p * 100;
+  return `${Number.isInteger(v) ? v : v.toFixed(1)}%`;
+}
