@@ -96,6 +96,14 @@ export function OutcomeBanner() {
       className={`outcome outcome-${o.kind}`}
       data-testid="outcome"
       data-outcome={o.kind}
+      {...(o.kind === 'delivered'
+        ? {
+            'data-pod-ip': o.podIP,
+            'data-source-ip': o.sourceIPSeenByPod,
+            'data-snat': String(o.snat),
+            'data-crossed-nodes': String(o.crossedNodes),
+          }
+        : {})}
       aria-label="Outcome"
     >
       <h2>

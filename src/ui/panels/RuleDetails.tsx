@@ -10,13 +10,18 @@ const KIND_WORDS: Record<Exclude<StepRule['kind'], 'kube-proxy'>, string> = {
 export function RuleDetails({ rule }: { rule: StepRule }) {
   if (rule.kind !== 'kube-proxy')
     return (
-      <div className="rule" data-testid="rule" data-rule-kind={rule.kind}>
+      <div className="rule" data-testid="rule-details" data-rule-kind={rule.kind}>
         <p className="caption">{KIND_WORDS[rule.kind]}</p>
         <pre className="mono rule-text">{rule.text}</pre>
       </div>
     );
   return (
-    <div className="rule" data-testid="rule" data-rule-kind="kube-proxy" data-rule-id={rule.ruleId}>
+    <div
+      className="rule"
+      data-testid="rule-details"
+      data-rule-kind="kube-proxy"
+      data-rule-id={rule.ruleId}
+    >
       <dl className="rule-facts">
         <div>
           <dt>node</dt>
