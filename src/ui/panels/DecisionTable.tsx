@@ -26,7 +26,9 @@ export function DecisionTable({ decision }: { decision: Decision }) {
         <thead>
           <tr>
             <th scope="col">Candidate</th>
-            <th scope="col">Probability</th>
+            <th scope="col" title="Probability of being chosen">
+              Share
+            </th>
             <th scope="col">Status</th>
             <th scope="col">Choice</th>
           </tr>
