@@ -14,11 +14,13 @@ import { generateIptables } from '../kube-proxy/iptables/generate';
 import type { Origin } from '../kube-proxy/iptables/pipeline';
 import { processPacket } from '../kube-proxy/iptables/pipeline';
 import type { StatisticOption } from '../kube-proxy/iptables/walk';
-import { targetCandidates } from '../cloud/targets';
+import { balancerStep } from './balancerStep';
 import { createRng, pickWeighted, randomInt } from '../random';
 import type { Rng } from '../random';
 import { StepList } from './builder';
-import { newEntry, repliedEntry, isNatEntry } from './conntrack';
+import { newEntry } from './conntrack';
+import type { Hop } from './reply';
+import { replyPath } from './reply';
 import { nodeSteps } from './nodeSteps';
 import type { ConntrackEntry, Outcome, Packet, Place, Trace } from './types';
 
@@ -31,14 +33,6 @@ export interface TraceOptions {
   dial: DialTarget;
   choices: Choices;
   seed: number;
-}
-
-/** A place the request passed, remembered so the reply can retrace it. */
-interface Hop {
-  place: Place;
-  arrived: Packet;
-  left: Packet;
-  entry?: ConntrackEntry;
 }
 
 const MAX_HOPS = 8;
@@ -177,69 +171,11 @@ export function trace(
   for (let i = 0; i < MAX_HOPS && next; i++) {
     const here: { place: Place; origin: Origin } = next;
     if (here.place === 'lb') {
-      if (!lb)
-        return done({
-          kind: 'timed-out',
-          at: 'lb',
-          reason: 'no cloud load balancer is modelled for this Service',
-          summary: 'Nothing answers.',
-        });
-      const cands = targetCandidates(cluster, svc);
-      const eligible = cands.filter((c) => c.eligible);
-      if (eligible.length === 0)
-        return done({
-          kind: 'timed-out',
-          at: 'lb',
-          reason:
-            'every target fails its health check, so the balancer has no node to send the connection to',
-          summary: 'No healthy node: the connection times out.',
-        });
-      const pin = options.choices.lbTarget;
-      const pinned = pin !== undefined && eligible.some((c) => c.id === pin);
-      const chosen = pinned
-        ? pin
-        : (cands[
-            pickWeighted(
-              rngLB,
-              cands.map((c) => c.probability),
-            )
-          ]?.id ?? '');
-      const node = findNode(cluster, chosen) as ClusterNode;
-      const proxy = ingress?.ipMode === 'Proxy';
+      const lbResult = balancerStep({ cluster, svc, lb, pkt, options, rngLB, rngPort });
+      if ('outcome' in lbResult) return done(lbResult.outcome);
+      const { after, node } = lbResult;
+      steps.add(lbResult.step);
       const arrived = pkt;
-      let after: Packet;
-      let text: string;
-      if (proxy) {
-        after = {
-          ...pkt,
-          src: lb.backendAddress,
-          sport: randomInt(rngPort, 32768, 60999),
-          dst: node.internalIP,
-          dport: port.nodePort,
-        };
-        text = `proxy: accept the client's connection on ${pkt.dst}:${pkt.dport}, open a new one from ${after.src} to ${node.name} ${after.dst}:${after.dport}`;
-      } else if (lb.delivery === 'NodePort') {
-        after = { ...pkt, dst: node.internalIP, dport: port.nodePort };
-        text = `forward to target ${node.name} ${after.dst}:${after.dport} (NodePort), client address kept`;
-      } else {
-        after = { ...pkt };
-        text = `forward to target ${node.name}, destination ${pkt.dst}:${pkt.dport} kept (ipMode VIP)`;
-      }
-      steps.add({
-        direction: 'request',
-        at: 'lb',
-        from: 'lb',
-        to: `node:${node.name}`,
-        before: pkt,
-        after,
-        transform: proxy ? 'proxy' : after.dst !== pkt.dst ? 'DNAT' : 'none',
-        decision: { kind: 'lb-target', candidates: cands, chosen, pinned },
-        rule: { kind: 'cloud-lb', text },
-        narration: {
-          title: `The load balancer picks ${node.name}`,
-          body: `${proxy ? 'The balancer is a proxy (ipMode: Proxy): it ends the client’s connection and opens its own, from its address, to the NodePort.' : lb.delivery === 'NodePort' ? `The balancer targets NodePorts: it rewrites the destination to ${node.name}:${port.nodePort} and keeps the client's source address.` : `The balancer keeps the destination ${pkt.dst}:${pkt.dport} (what ipMode VIP declares) and routes the packet to ${node.name}.`} It chose among the nodes that pass its health check; it knows nothing of pods.`,
-        },
-      });
       hops.push({ place: 'lb', arrived, left: after });
       pkt = after;
       next = { place: `node:${node.name}`, origin: 'network' };
@@ -427,112 +363,5 @@ export function trace(
     at: 'network',
     reason: 'the packet looped',
     summary: 'Too many hops.',
-  });
-}
-
-/** The SYN-ACK back: each hop's conntrack entry (or the balancer) undoes what it did. */
-function replyPath(
-  steps: StepList,
-  hops: Hop[],
-  conntrack: ConntrackEntry[],
-  pod: { namespace: string; name: string; ip: string },
-  clientLocation: string,
-): void {
-  const podHop = hops[hops.length - 1] as Hop;
-  const swap = (p: Packet): Packet => ({
-    ...p,
-    flags: 'SYN-ACK',
-    src: p.dst,
-    sport: p.dport,
-    dst: p.src,
-    dport: p.sport,
-    mark: 0,
-  });
-  let pkt = swap(podHop.arrived);
-  const podPlace: Place = `pod:${pod.namespace}/${pod.name}`;
-  for (let i = hops.length - 2; i >= -1; i--) {
-    const hop = hops[i];
-    const from: Place = i === hops.length - 2 ? podPlace : (hops[i + 1]?.place ?? podPlace);
-    if (i === hops.length - 2) {
-      steps.add({
-        direction: 'reply',
-        at: podPlace,
-        from: podPlace,
-        to: hop?.place ?? 'client',
-        before: pkt,
-        after: pkt,
-        transform: 'none',
-        narration: {
-          title: 'The pod answers',
-          body: `The application replies with a SYN-ACK to the address it saw, ${pkt.dst}:${pkt.dport}.`,
-        },
-      });
-    }
-    if (!hop) break;
-    const to: Place = hops[i - 1]?.place ?? 'client';
-    const after = swap(hop.arrived);
-    const nat = hop.entry ? isNatEntry(hop.entry) : after.src !== pkt.src || after.dst !== pkt.dst;
-    if (hop.entry) {
-      const replied = repliedEntry(hop.entry);
-      const idx = conntrack.indexOf(hop.entry);
-      if (idx >= 0) conntrack[idx] = replied;
-      steps.add({
-        direction: 'reply',
-        at: hop.place,
-        from: hop.place,
-        to,
-        before: pkt,
-        after,
-        transform: nat ? 'reverse-NAT' : 'none',
-        conntrack: replied,
-        rule: { kind: 'conntrack', text: replied.text },
-        narration: nat
-          ? {
-              title: `conntrack undoes the NAT on ${hop.place.slice(5)}`,
-              body: `The reply matches the entry ${hop.place.slice(5)} made for the SYN. No rule is consulted: conntrack restores the source to ${after.src}:${after.sport} and the destination to ${after.dst}:${after.dport}, so the other side sees the address it expects.`,
-            }
-          : {
-              title: `${hop.place.slice(5)} routes the reply back`,
-              body: `This node did not translate the connection; it passes the reply on towards ${after.dst}.`,
-            },
-      });
-    } else {
-      // The balancer.
-      steps.add({
-        direction: 'reply',
-        at: 'lb',
-        from: 'lb',
-        to,
-        before: pkt,
-        after,
-        transform:
-          after.src !== pkt.src || after.dst !== pkt.dst || after.sport !== pkt.sport
-            ? 'reverse-NAT'
-            : 'none',
-        rule: {
-          kind: 'cloud-lb',
-          text: `reply to ${after.dst}:${after.dport} from ${after.src}:${after.sport}`,
-        },
-        narration: {
-          title: 'The load balancer answers the client',
-          body: `The balancer sends the reply from ${after.src}:${after.sport}, the address the client dialled.`,
-        },
-      });
-    }
-    pkt = after;
-    void from;
-  }
-  steps.add({
-    direction: 'reply',
-    at: 'client',
-    from: 'client',
-    to: 'client',
-    before: pkt,
-    after: pkt,
-    transform: 'none',
-    narration: {
-      title: 'The client gets its SYN-ACK',
-      body: `The reply comes from ${pkt.src}:${pkt.sport}, exactly the address the ${clientLocation === 'Internet' ? 'client' : 'caller'} dialled, so its TCP stack accepts it and the connection is established.`,
-    },
   });
 }

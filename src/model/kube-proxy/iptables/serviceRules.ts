@@ -1,0 +1,293 @@
+/**
+ * kube-proxy's iptables rules for one Service port on one node. Source:
+ * kubernetes/kubernetes `pkg/proxy/iptables/proxier.go` (`syncProxyRules`,
+ * `writeServiceToEndpointRules`), read at danwinship/kubernetes@07c76c3a11bef9f4a6de65237bc91adc2c5b50ee.
+ */
+import type { Cluster, ClusterNode, ServiceModel } from '../../scenario/cluster';
+import { servicePortKey } from '../../scenario/cluster';
+import { cidrContains } from '../../net/ip';
+import { categorizeEndpoints, endpointString } from '../endpoints';
+import { endpointChainName, serviceChainNames } from './hash';
+import type { Match, RuleWriter } from './rule';
+import { comment as c, jump } from './build';
+
+/**
+ * The per-service-port part of `syncProxyRules` (proxier.go), in the order it writes:
+ * ClusterIP, externalIPs and load-balancer IPs in KUBE-SERVICES (or filter REJECT/DROP
+ * rules when there are no usable endpoints), NodePort and healthCheckNodePort rules, then
+ * the KUBE-EXT-, KUBE-FW-, KUBE-SVC-/KUBE-SVL- and KUBE-SEP- chains.
+ */
+export function writeServiceRules(
+  w: RuleWriter,
+  cluster: Cluster,
+  node: ClusterNode,
+  svc: ServiceModel,
+  localCIDR: string | undefined,
+  localhostNodePorts: boolean,
+): void {
+  const externallyAccessible = svc.type !== 'ClusterIP' || svc.externalIPs.length > 0;
+  // ipMode Proxy ingress IPs are skipped (servicechangetracker.go, proxyutil.IsVIPMode).
+  const lbVIPs = svc.ingress.filter((i) => i.ipMode === 'VIP').map((i) => i.ip);
+  for (const port of svc.ports) {
+    const S = servicePortKey(svc, port.name);
+    const p = port.protocol;
+    const names = serviceChainNames(S, p);
+    const eps = categorizeEndpoints(cluster.endpoints[S] ?? [], svc, node.name);
+    const hasEndpoints = eps.hasAny;
+    const usesClusterChain = eps.cluster.length > 0;
+    const usesLocalChain =
+      eps.local.length > 0 &&
+      (svc.externalTrafficPolicy === 'Local' || svc.internalTrafficPolicy === 'Local');
+
+    let internalChain = names.svc;
+    let hasInternal = hasEndpoints;
+    if (svc.internalTrafficPolicy === 'Local') {
+      internalChain = names.svl;
+      if (eps.local.length === 0) hasInternal = false;
+    }
+    let externalPolicyChain = names.svc;
+    let hasExternal = hasEndpoints;
+    if (svc.externalTrafficPolicy === 'Local') {
+      externalPolicyChain = names.svl;
+      if (eps.local.length === 0) hasExternal = false;
+    }
+    const extChain = names.ext;
+    const usesExtChain = hasEndpoints && externallyAccessible;
+    const usesFW = hasEndpoints && lbVIPs.length > 0 && svc.loadBalancerSourceRanges.length > 0;
+    const lbChain = usesFW ? names.fw : extChain;
+
+    let internalFilter: { target: 'REJECT' | 'DROP'; comment: string } | undefined;
+    let externalFilter: { target: 'REJECT' | 'DROP'; comment: string } | undefined;
+    if (!hasEndpoints) {
+      internalFilter = { target: 'REJECT', comment: `${S} has no endpoints` };
+      externalFilter = internalFilter;
+    } else {
+      if (!hasInternal) internalFilter = { target: 'DROP', comment: `${S} has no local endpoints` };
+      if (!hasExternal) externalFilter = { target: 'DROP', comment: `${S} has no local endpoints` };
+    }
+    const proto: Match = { kind: 'proto', proto: p };
+    const dst = (ip: string): Match => ({ kind: 'dst', cidr: ip, not: false });
+    const dport = (n: number): Match => ({ kind: 'dport', port: n });
+
+    if (hasInternal)
+      w.add(
+        'nat',
+        'KUBE-SERVICES',
+        [c(`${S} cluster IP`), proto, dst(svc.clusterIP), dport(port.port)],
+        jump(internalChain),
+      );
+    else if (internalFilter)
+      w.add(
+        'filter',
+        'KUBE-SERVICES',
+        [c(internalFilter.comment), proto, dst(svc.clusterIP), dport(port.port)],
+        {
+          kind: internalFilter.target,
+        },
+      );
+
+    for (const eip of svc.externalIPs) {
+      if (hasEndpoints)
+        w.add(
+          'nat',
+          'KUBE-SERVICES',
+          [c(`${S} external IP`), proto, dst(eip), dport(port.port)],
+          jump(extChain),
+        );
+      if (!hasExternal && externalFilter)
+        w.add(
+          'filter',
+          'KUBE-EXTERNAL-SERVICES',
+          [c(externalFilter.comment), proto, dst(eip), dport(port.port)],
+          {
+            kind: externalFilter.target,
+          },
+        );
+    }
+
+    for (const lbip of lbVIPs) {
+      if (hasEndpoints)
+        w.add(
+          'nat',
+          'KUBE-SERVICES',
+          [c(`${S} loadbalancer IP`), proto, dst(lbip), dport(port.port)],
+          jump(lbChain),
+        );
+      if (usesFW)
+        w.add(
+          'filter',
+          'KUBE-PROXY-FIREWALL',
+          [c(`${S} traffic not accepted by ${names.fw}`), proto, dst(lbip), dport(port.port)],
+          { kind: 'DROP' },
+        );
+    }
+    if (!hasExternal && externalFilter)
+      for (const lbip of lbVIPs)
+        w.add(
+          'filter',
+          'KUBE-EXTERNAL-SERVICES',
+          [c(externalFilter.comment), proto, dst(lbip), dport(port.port)],
+          {
+            kind: externalFilter.target,
+          },
+        );
+
+    if (port.nodePort !== 0) {
+      if (hasEndpoints) {
+        if (localhostNodePorts)
+          w.add(
+            'nat',
+            'KUBE-NODEPORTS',
+            [
+              c(S),
+              proto,
+              dst('127.0.0.0/8'),
+              dport(port.nodePort),
+              { kind: 'nfacct', name: 'localhost_nps_accepted_pkts' },
+            ],
+            jump(extChain),
+          );
+        w.add('nat', 'KUBE-NODEPORTS', [c(S), proto, dport(port.nodePort)], jump(extChain));
+      }
+      if (!hasExternal && externalFilter)
+        w.add(
+          'filter',
+          'KUBE-EXTERNAL-SERVICES',
+          [
+            c(externalFilter.comment),
+            { kind: 'addrtype', dir: 'dst', type: 'LOCAL' },
+            proto,
+            dport(port.nodePort),
+          ],
+          { kind: externalFilter.target },
+        );
+    }
+
+    if (svc.healthCheckNodePort !== 0)
+      w.add(
+        'filter',
+        'KUBE-NODEPORTS',
+        [
+          c(`${S} health check node port`),
+          { kind: 'proto', proto: 'tcp' },
+          dport(svc.healthCheckNodePort),
+        ],
+        { kind: 'ACCEPT' },
+      );
+
+    if (hasInternal) {
+      const base: Match[] = [c(`${S} cluster IP`), proto, dst(svc.clusterIP), dport(port.port)];
+      if (cluster.kubeProxy.masqueradeAll)
+        w.add('nat', internalChain, base, jump('KUBE-MARK-MASQ'));
+      else if (localCIDR)
+        w.add(
+          'nat',
+          internalChain,
+          [...base, { kind: 'src', cidr: localCIDR, not: true }],
+          jump('KUBE-MARK-MASQ'),
+        );
+    }
+
+    if (usesExtChain) {
+      w.chain('nat', extChain);
+      if (svc.externalTrafficPolicy !== 'Local') {
+        w.add(
+          'nat',
+          extChain,
+          [c(`masquerade traffic for ${S} external destinations`)],
+          jump('KUBE-MARK-MASQ'),
+        );
+      } else {
+        if (localCIDR)
+          w.add(
+            'nat',
+            extChain,
+            [
+              c(`pod traffic for ${S} external destinations`),
+              { kind: 'src', cidr: localCIDR, not: false },
+            ],
+            jump(names.svc),
+          );
+        w.add(
+          'nat',
+          extChain,
+          [
+            c(`masquerade LOCAL traffic for ${S} external destinations`),
+            { kind: 'addrtype', dir: 'src', type: 'LOCAL' },
+          ],
+          jump('KUBE-MARK-MASQ'),
+        );
+        w.add(
+          'nat',
+          extChain,
+          [
+            c(`route LOCAL traffic for ${S} external destinations`),
+            { kind: 'addrtype', dir: 'src', type: 'LOCAL' },
+          ],
+          jump(names.svc),
+        );
+      }
+      if (hasExternal) w.add('nat', extChain, [], jump(externalPolicyChain));
+    }
+
+    if (usesFW) {
+      w.chain('nat', names.fw);
+      let allowFromNode = false;
+      for (const cidr of svc.loadBalancerSourceRanges) {
+        w.add(
+          'nat',
+          names.fw,
+          [c(`${S} loadbalancer IP`), { kind: 'src', cidr, not: false }],
+          jump(extChain),
+        );
+        if (cidrContains(cidr, node.internalIP)) allowFromNode = true;
+      }
+      if (allowFromNode)
+        for (const lbip of lbVIPs)
+          w.add(
+            'nat',
+            names.fw,
+            [c(`${S} loadbalancer IP`), { kind: 'src', cidr: lbip, not: false }],
+            jump(extChain),
+          );
+      w.add('nat', names.fw, [c(`other traffic to ${S} will be dropped by KUBE-PROXY-FIREWALL`)], {
+        kind: 'none',
+      });
+    }
+
+    const writeLB = (chain: string, list: typeof eps.cluster) => {
+      w.chain('nat', chain);
+      if (svc.sessionAffinity === 'ClientIP')
+        for (const ep of list) {
+          const sep = endpointChainName(S, p, endpointString(ep));
+          w.add(
+            'nat',
+            chain,
+            [
+              c(`${S} -> ${endpointString(ep)}`),
+              { kind: 'recent', name: sep, mode: 'rcheck', seconds: svc.affinityTimeoutSeconds },
+            ],
+            jump(sep),
+          );
+        }
+      list.forEach((ep, i) => {
+        const sep = endpointChainName(S, p, endpointString(ep));
+        const m: Match[] = [c(`${S} -> ${endpointString(ep)}`)];
+        if (i < list.length - 1) m.push({ kind: 'statistic', probability: 1 / (list.length - i) });
+        w.add('nat', chain, m, jump(sep));
+      });
+    };
+    if (usesClusterChain) writeLB(names.svc, eps.cluster);
+    if (usesLocalChain) writeLB(names.svl, eps.local);
+
+    for (const ep of eps.allReachable) {
+      const sep = endpointChainName(S, p, endpointString(ep));
+      w.chain('nat', sep);
+      w.add('nat', sep, [c(S), { kind: 'src', cidr: ep.ip, not: false }], jump('KUBE-MARK-MASQ'));
+      const m: Match[] = [c(S)];
+      if (svc.sessionAffinity === 'ClientIP') m.push({ kind: 'recent', name: sep, mode: 'set' });
+      m.push(proto);
+      w.add('nat', sep, m, { kind: 'DNAT', to: endpointString(ep) });
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The reply path: the pod's SYN-ACK retraces the request's hops backwards, and each hop that
+ * translated the connection (a node's conntrack entry, or the balancer) undoes it — no rule
+ * is consulted for a reply, conntrack alone restores the addresses the other side expects.
+ */
+import type { StepList } from './builder';
+import { isNatEntry, repliedEntry } from './conntrack';
+import type { ConntrackEntry, Packet, Place } from './types';
+
+/** A place the request passed, remembered so the reply can retrace it. */
+export interface Hop {
+  place: Place;
+  arrived: Packet;
+  left: Packet;
+  entry?: ConntrackEntry;
+}
+
+/** The SYN-ACK back: each hop's conntrack entry (or the balancer) undoes what it did. */
+export function replyPath(
+  steps: StepList,
+  hops: Hop[],
+  conntrack: ConntrackEntry[],
+  pod: { namespace: string; name: string; ip: string },
+  clientLocation: string,
+): void {
+  const podHop = hops[hops.length - 1] as Hop;
+  const swap = (p: Packet): Packet => ({
+    ...p,
+    flags: 'SYN-ACK',
+    src: p.dst,
+    sport: p.dport,
+    dst: p.src,
+    dport: p.sport,
+    mark: 0,
+  });
+  let pkt = swap(podHop.arrived);
+  const podPlace: Place = `pod:${pod.namespace}/${pod.name}`;
+  for (let i = hops.length - 2; i >= -1; i--) {
+    const hop = hops[i];
+    const from: Place = i === hops.length - 2 ? podPlace : (hops[i + 1]?.place ?? podPlace);
+    if (i === hops.length - 2) {
+      steps.add({
+        direction: 'reply',
+        at: podPlace,
+        from: podPlace,
+        to: hop?.place ?? 'client',
+        before: pkt,
+        after: pkt,
+        transform: 'none',
+        narration: {
+          title: 'The pod answers',
+          body: `The application replies with a SYN-ACK to the address it saw, ${pkt.dst}:${pkt.dport}.`,
+        },
+      });
+    }
+    if (!hop) break;
+    const to: Place = hops[i - 1]?.place ?? 'client';
+    const after = swap(hop.arrived);
+    const nat = hop.entry ? isNatEntry(hop.entry) : after.src !== pkt.src || after.dst !== pkt.dst;
+    if (hop.entry) {
+      const replied = repliedEntry(hop.entry);
+      const idx = conntrack.indexOf(hop.entry);
+      if (idx >= 0) conntrack[idx] = replied;
+      steps.add({
+        direction: 'reply',
+        at: hop.place,
+        from: hop.place,
+        to,
+        before: pkt,
+        after,
+        transform: nat ? 'reverse-NAT' : 'none',
+        conntrack: replied,
+        rule: { kind: 'conntrack', text: replied.text },
+        narration: nat
+          ? {
+              title: `conntrack undoes the NAT on ${hop.place.slice(5)}`,
+              body: `The reply matches the entry ${hop.place.slice(5)} made for the SYN. No rule is consulted: conntrack restores the source to ${after.src}:${after.sport} and the destination to ${after.dst}:${after.dport}, so the other side sees the address it expects.`,
+            }
+          : {
+              title: `${hop.place.slice(5)} routes the reply back`,
+              body: `This node did not translate the connection; it passes the reply on towards ${after.dst}.`,
+            },
+      });
+    } else {
+      // The balancer.
+      steps.add({
+        direction: 'reply',
+        at: 'lb',
+        from: 'lb',
+        to,
+        before: pkt,
+        after,
+        transform:
+          after.src !== pkt.src || after.dst !== pkt.dst || after.sport !== pkt.sport
+            ? 'reverse-NAT'
+            : 'none',
+        rule: {
+          kind: 'cloud-lb',
+          text: `reply to ${after.dst}:${after.dport} from ${after.src}:${after.sport}`,
+        },
+        narration: {
+          title: 'The load balancer answers the client',
+          body: `The balancer sends the reply from ${after.src}:${after.sport}, the address the client dialled.`,
+        },
+      });
+    }
+    pkt = after;
+    void from;
+  }
+  steps.add({
+    direction: 'reply',
+    at: 'client',
+    from: 'client',
+    to: 'client',
+    before: pkt,
+    after: pkt,
+    transform: 'none',
+    narration: {
+      title: 'The client gets its SYN-ACK',
+      body: `The reply comes from ${pkt.src}:${pkt.sport}, exactly the address the ${clientLocation === 'Internet' ? 'client' : 'caller'} dialled, so its TCP stack accepts it and the connection is established.`,
+    },
+  });
+}
