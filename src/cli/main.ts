@@ -1,9 +1,11 @@
 /**
  * `npm run datapath -- <command> …`: the model, headless.
  *
- *   rules --node NAME [--mode iptables] FILE…       that node's kube-proxy rules, as iptables-save prints them
- *   trace FILE… [--client NAME|IP] [--seed N] [--json]   one connection, step by step, and its outcome
- *   flow --node NAME --src IP --dst IP --dport N [--proto tcp|udp|sctp] FILE… [--json]
+ *   rules --node NAME [--mode M] FILE…             that node's kube-proxy rules, as the mode's tool prints them
+ *   trace FILE… [--client NAME|IP] [--seed N] [--mode M] [--json]   one connection, step by step, and its outcome
+ *   flow --node NAME --src IP --dst IP --dport N [--proto tcp|udp|sctp] [--mode M] FILE… [--json]
+ *
+ * --mode (iptables, nftables or ipvs) overrides the KubeProxyConfiguration's mode.
  *                                                   what the node's rules do to one new packet
  *
  * FILE is Kubernetes objects (YAML, multi-document YAML, JSON or a List) plus, optionally,
@@ -15,9 +17,9 @@ import { loadObjects, completeScenario } from '../model/import/load';
 import type { ScenarioObject } from '../model/k8s/objects';
 import { OUR_GROUP } from '../model/k8s/objects';
 import { resolveCluster } from '../model/scenario/resolve';
-import { generateIptables } from '../model/kube-proxy/iptables/generate';
-import { formatRuleset } from '../model/kube-proxy/iptables/rule';
-import { flowVerdict } from '../model/kube-proxy/iptables/flow';
+import { flowVerdict } from '../model/kube-proxy/flow';
+import { proxyMode, modelledModes } from '../model/kube-proxy/modes';
+import type { ProxyMode } from '../model/kube-proxy/types';
 import { trace } from '../model/trace/trace';
 import { isIPv4 } from '../model/net/ip';
 import type { Protocol } from '../model/net/ip';
@@ -25,9 +27,11 @@ import type { Protocol } from '../model/net/ip';
 const USAGE = `usage: npm run datapath -- <command> [options] FILE…
 
 commands:
-  rules --node NAME [--mode iptables] FILE…
-  trace FILE… [--client NAME|IP] [--seed N] [--json]
-  flow  --node NAME --src IP --dst IP --dport N [--proto tcp|udp|sctp] FILE… [--json]
+  rules --node NAME [--mode M] FILE…
+  trace FILE… [--client NAME|IP] [--seed N] [--mode M] [--json]
+  flow  --node NAME --src IP --dst IP --dport N [--proto tcp|udp|sctp] [--mode M] FILE… [--json]
+
+--mode M: iptables, nftables or ipvs (default: the KubeProxyConfiguration's mode, else iptables)
 
 FILE: Kubernetes objects as kubectl prints them (YAML, JSON or a List); - for stdin.
 Example: npm run datapath -- trace public/examples/canonical.yaml --seed 3`;
@@ -57,6 +61,21 @@ function readObjects(files: string[]): { objects: ScenarioObject[]; notes: strin
   return { objects: done.objects, notes: [...notes, ...done.assumed.map((a) => `assumed: ${a}`)] };
 }
 
+/** Resolves the objects; `--mode` overrides kube-proxy's configured mode. */
+function clusterOf(objects: ScenarioObject[], mode: string | undefined) {
+  const cluster = resolveCluster(objects);
+  if (mode !== undefined) {
+    if (mode !== 'iptables' && mode !== 'nftables' && mode !== 'ipvs')
+      throw new UsageError(`--mode ${mode}: must be iptables, nftables or ipvs`);
+    if (!modelledModes().includes(mode))
+      throw new UsageError(
+        `--mode ${mode}: not modelled yet (modelled: ${modelledModes().join(', ')})`,
+      );
+    cluster.kubeProxy.mode = mode as ProxyMode;
+  }
+  return cluster;
+}
+
 function requireOpt(v: string | undefined, name: string): string {
   if (v === undefined || v === '') throw new UsageError(`--${name} is required`);
   return v;
@@ -68,26 +87,27 @@ function cmdRules(args: string[]): string {
     allowPositionals: true,
     options: { node: { type: 'string' }, mode: { type: 'string' } },
   });
-  const mode = values.mode ?? 'iptables';
-  if (mode !== 'iptables')
-    throw new UsageError(
-      `--mode ${mode}: only iptables is modelled so far (nftables and ipvs are planned)`,
-    );
   const { objects } = readObjects(positionals);
-  const cluster = resolveCluster(objects);
+  const cluster = clusterOf(objects, values.mode);
   const node = requireOpt(values.node, 'node');
   if (!cluster.nodes.some((n) => n.name === node))
     throw new UsageError(
       `--node ${node}: no such node (nodes: ${cluster.nodes.map((n) => n.name).join(', ')})`,
     );
-  return formatRuleset(generateIptables(cluster, node));
+  const rs = proxyMode(cluster.kubeProxy.mode).generate(cluster, node);
+  return rs.lines.map((l) => l.text).join('\n');
 }
 
 function cmdTrace(args: string[]): string {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { client: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      client: { type: 'string' },
+      seed: { type: 'string' },
+      mode: { type: 'string' },
+      json: { type: 'boolean' },
+    },
   });
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed ${values.seed}: not an integer`);
@@ -102,7 +122,7 @@ function cmdTrace(args: string[]): string {
     });
     client = `ip-${client}`;
   }
-  const cluster = resolveCluster(objects);
+  const cluster = clusterOf(objects, values.mode);
   if (!cluster.clients.some((c) => c.name === client))
     throw new UsageError(
       `--client ${client}: no such Client (clients: ${cluster.clients.map((c) => c.name).join(', ')})`,
@@ -140,6 +160,7 @@ function cmdFlow(args: string[]): string {
       dst: { type: 'string' },
       dport: { type: 'string' },
       proto: { type: 'string' },
+      mode: { type: 'string' },
       json: { type: 'boolean' },
     },
   });
@@ -154,13 +175,15 @@ function cmdFlow(args: string[]): string {
   if (!['tcp', 'udp', 'sctp'].includes(proto))
     throw new UsageError(`--proto ${proto}: must be tcp, udp or sctp`);
   const { objects } = readObjects(positionals);
-  const cluster = resolveCluster(objects);
+  const cluster = clusterOf(objects, values.mode);
   const nodeName = requireOpt(values.node, 'node');
   const node = cluster.nodes.find((n) => n.name === nodeName);
   if (!node) throw new UsageError(`--node ${nodeName}: no such node`);
   const origin = node.addresses.includes(src) ? 'local-host' : 'network';
+  const impl = proxyMode(cluster.kubeProxy.mode);
   const r = flowVerdict(
-    generateIptables(cluster, node.name),
+    impl,
+    impl.generate(cluster, node.name),
     node,
     { protocol: proto, src, sport: 51234, dst, dport, mark: 0 },
     origin,

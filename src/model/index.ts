@@ -9,8 +9,8 @@ import type { Cluster } from './scenario/cluster';
 import { resolveCluster } from './scenario/resolve';
 import type { SceneOptions } from './scenario/scene';
 import { applyScene } from './scenario/scene';
-import type { IptablesRuleset } from './kube-proxy/iptables/rule';
-import { generateIptables } from './kube-proxy/iptables/generate';
+import type { ModeRuleset } from './kube-proxy/types';
+import { proxyMode } from './kube-proxy/modes';
 import { pickService, trace } from './trace/trace';
 import type { Candidate, Trace } from './trace/types';
 import { targetCandidates } from './cloud/targets';
@@ -21,6 +21,8 @@ export type * from './trace/types';
 export type { Cluster, ClusterNode, ClusterPod, ServiceModel } from './scenario/cluster';
 export type { SceneOptions, DialTarget, Choices } from './scenario/scene';
 export type { IptablesRuleset, Chain, Rule } from './kube-proxy/iptables/rule';
+export type { ModeRuleset, ProxyMode, RuleLine } from './kube-proxy/types';
+export { modelledModes } from './kube-proxy/modes';
 export type { Walkthrough, StoryStep, Focus } from './walkthrough/types';
 export { canonicalObjects } from './scenario/canonical';
 export { DEFAULT_SCENE, applyScene } from './scenario/scene';
@@ -39,8 +41,8 @@ export const DEFAULT_WALKTHROUGH = NODEPORT_TO_LOADBALANCER;
 export interface SceneResult {
   cluster: Cluster;
   trace: Trace;
-  /** kube-proxy's iptables rules per node name. */
-  rules: Record<string, IptablesRuleset>;
+  /** kube-proxy's rules per node name, in the cluster's kube-proxy mode. */
+  rules: Record<string, ModeRuleset>;
   /** `namespace/name` of the traced Service. */
   serviceKey: string;
   /**
@@ -57,8 +59,9 @@ export interface SceneResult {
  */
 export function runScene(objects: readonly ScenarioObject[], scene: SceneOptions): SceneResult {
   const cluster = resolveCluster(applyScene(objects, scene));
-  const rules: Record<string, IptablesRuleset> = {};
-  for (const n of cluster.nodes) rules[n.name] = generateIptables(cluster, n.name);
+  const mode = proxyMode(cluster.kubeProxy.mode);
+  const rules: Record<string, ModeRuleset> = {};
+  for (const n of cluster.nodes) rules[n.name] = mode.generate(cluster, n.name);
   const svc = pickService(cluster);
   const t = trace(
     cluster,

@@ -4,7 +4,7 @@
  */
 import type { Cluster } from '../model/scenario/cluster';
 import type { Trace, TraceStep } from '../model/trace/types';
-import type { IptablesRuleset } from '../model/kube-proxy/iptables/rule';
+import type { ModeRuleset } from '../model/kube-proxy/types';
 import { derive, errorTrace } from './derive';
 import type { SceneResult } from '../model';
 import type { Playback, Store } from './types';
@@ -38,7 +38,7 @@ export const selectTrace = (s: Store): Trace => {
 
 export const selectCluster = (s: Store): Cluster | undefined => selectResult(s)?.cluster;
 
-export const selectRules = (s: Store): Record<string, IptablesRuleset> | undefined =>
+export const selectRules = (s: Store): Record<string, ModeRuleset> | undefined =>
   selectResult(s)?.rules;
 
 export const selectStepCount = (s: Store): number => selectTrace(s).steps.length;

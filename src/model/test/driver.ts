@@ -102,8 +102,8 @@ export class SceneDriver {
 
   rules(node: string): RulesDriver {
     const rs = this.run().rules[node];
-    if (!rs) throw new Error(`no rules for ${node}`);
-    return new RulesDriver(rs);
+    if (!rs || rs.mode !== 'iptables') throw new Error(`no iptables rules for ${node}`);
+    return new RulesDriver(rs as IptablesRuleset);
   }
 }
 

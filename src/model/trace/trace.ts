@@ -3,17 +3,14 @@
  * client through the cloud load balancer and kube-proxy's rules to a pod, step by step.
  *
  * The kube-proxy steps come from walking the node's generated rules
- * ({@link processPacket}); the balancer's steps from its health checks and delivery mode;
+ * (the mode's walker, see `kube-proxy/types.ts`); the balancer's steps from its health checks and delivery mode;
  * the reply from the conntrack entries the request created, undone hop by hop.
  */
 import type { Cluster, ClusterNode, ServiceModel } from '../scenario/cluster';
 import { findNode, podByIP } from '../scenario/cluster';
 import type { Choices, DialTarget } from '../scenario/scene';
-import type { IptablesRuleset } from '../kube-proxy/iptables/rule';
-import { generateIptables } from '../kube-proxy/iptables/generate';
-import type { Origin } from '../kube-proxy/iptables/pipeline';
-import { processPacket } from '../kube-proxy/iptables/pipeline';
-import type { StatisticOption } from '../kube-proxy/iptables/walk';
+import type { EndpointChooser, ModeRuleset, Origin } from '../kube-proxy/types';
+import { proxyMode } from '../kube-proxy/modes';
 import { balancerStep } from './balancerStep';
 import { createRng, pickWeighted, randomInt } from '../random';
 import type { Rng } from '../random';
@@ -46,9 +43,10 @@ export function pickService(cluster: Cluster, key?: string): ServiceModel {
   return svc;
 }
 
-function chooser(rng: Rng, pinned: string | undefined, endpointOf: (o: StatisticOption) => string) {
-  return (_chain: string, options: StatisticOption[]): number => {
-    const pin = pinned ? options.findIndex((o) => endpointOf(o) === pinned) : -1;
+/** Picks an endpoint: the pinned one when it is among the options, else a seeded draw. */
+function chooser(rng: Rng, pinned: string | undefined): EndpointChooser {
+  return (options) => {
+    const pin = pinned ? options.findIndex((o) => o.endpoint === pinned) : -1;
     if (pin >= 0) return pin;
     return pickWeighted(
       rng,
@@ -64,14 +62,15 @@ function chooser(rng: Rng, pinned: string | undefined, endpointOf: (o: Statistic
 export function trace(
   cluster: Cluster,
   options: TraceOptions,
-  rules?: Record<string, IptablesRuleset>,
+  rules?: Record<string, ModeRuleset>,
 ): Trace {
   const svc = pickService(cluster, options.service);
   const port = svc.ports[0];
   const client = cluster.clients.find((c) => c.name === options.client);
   if (!client) throw new Error(`no Client "${options.client}"`);
   const lb = cluster.loadBalancers.find((l) => l.service === `${svc.namespace}/${svc.name}`);
-  const rulesOf = (n: string) => (rules ??= {})[n] ?? (rules[n] = generateIptables(cluster, n));
+  const impl = proxyMode(cluster.kubeProxy.mode);
+  const rulesOf = (n: string) => (rules ??= {})[n] ?? (rules[n] = impl.generate(cluster, n));
   const rngLB = createRng(options.seed * 4 + 1);
   const rngEP = createRng(options.seed * 4 + 2);
   const rngPort = createRng(options.seed * 4 + 3);
@@ -194,18 +193,7 @@ export function trace(
       });
     const rs = rulesOf(node.name);
     const arrived = pkt;
-    const proc = processPacket(
-      rs,
-      node,
-      pkt,
-      here.origin,
-      chooser(rngEP, options.choices.endpoint, (o) => {
-        const sep = rs.tables.nat
-          .find((c) => c.name === o.target)
-          ?.rules.find((r) => r.target.kind === 'DNAT');
-        return sep?.target.kind === 'DNAT' ? sep.target.to : '';
-      }),
-    );
+    const proc = impl.process(rs, node, pkt, here.origin, chooser(rngEP, options.choices.endpoint));
     let left: Packet = { ...proc.packet, flags: pkt.flags };
     let snat: { ip: string; port: number; iface: string } | undefined;
     const destPod = podByIP(cluster, left.dst);
@@ -225,7 +213,7 @@ export function trace(
         cluster,
         svc,
         node,
-        rules: rs,
+        mode: impl.mode,
         arrived,
         ...(snat ? { snat } : {}),
         ...(options.choices.endpoint ? { pinnedEndpoint: options.choices.endpoint } : {}),
@@ -239,8 +227,8 @@ export function trace(
         kind: proc.fate.kind === 'drop' ? 'dropped' : 'rejected',
         at: here.place,
         reason: steps.last?.narration.body ?? '',
-        rule: proc.fate.rule.text,
-        summary: `${proc.fate.kind === 'drop' ? 'Dropped' : 'Rejected'} on ${node.name} by ${proc.fate.rule.chain}.`,
+        rule: proc.fate.hit.text,
+        summary: `${proc.fate.kind === 'drop' ? 'Dropped' : 'Rejected'} on ${node.name} by ${proc.fate.hit.chain}.`,
       });
     if (proc.fate.kind === 'local')
       return done({

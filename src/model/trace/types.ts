@@ -4,6 +4,7 @@
  * so the view draws it without deciding anything.
  */
 import type { IPv4, Protocol } from '../net/ip';
+import type { ProxyMode } from '../kube-proxy/types';
 
 /**
  * A place on the topology. Node and pod places carry their name:
@@ -68,7 +69,8 @@ export interface Decision {
 
 /** One rule the packet matched, in the order it was matched. */
 export interface RuleHit {
-  table: 'filter' | 'nat';
+  /** `nat`/`filter` (iptables), the nft table, or `ipvs`. */
+  table: string;
   chain: string;
   /** `table/chain/index` of the rule in the node's rule set. */
   ruleId: string;
@@ -80,10 +82,10 @@ export interface RuleHit {
 export type StepRule =
   | {
       kind: 'kube-proxy';
-      mode: 'iptables';
+      mode: ProxyMode;
       node: string;
       /** The rule this step is about. */
-      table: 'filter' | 'nat';
+      table: string;
       chain: string;
       ruleId: string;
       text: string;

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import type { IptablesRuleset, Table } from '../../model/kube-proxy/iptables/rule';
-import { formatTable } from '../../model/kube-proxy/iptables/rule';
+import type { RuleLine } from '../../model/kube-proxy/types';
 import {
   selectRules,
   selectSelectedNode,
@@ -12,26 +11,14 @@ import {
 } from '../../store';
 import { matchedRuleIds } from '../traceView';
 
-interface Line {
-  text: string;
-  ruleId?: string;
-}
+/** What each mode's dump is called on a node. */
+const TOOL: Record<string, string> = {
+  iptables: 'iptables-save',
+  nftables: 'nft list table ip kube-proxy',
+  ipvs: 'ipvsadm -Ln, ipset list and ip addr show kube-ipvs0',
+};
 
-/**
- * `iptables-save -t <table>` as the model prints it, each rule line paired with its rule id
- * (the printer lists `*table`, one line per chain, then every chain's rules in order).
- */
-function linesOf(rs: IptablesRuleset, table: Table): Line[] {
-  const text = formatTable(rs, table).split('\n');
-  const rules = rs.tables[table].flatMap((c) => c.rules);
-  const offset = 1 + rs.tables[table].length;
-  return text.map((t, i) => {
-    const rule = rules[i - offset];
-    return rule && rule.text === t ? { text: t, ruleId: rule.id } : { text: t };
-  });
-}
-
-/** The selected node's full iptables-save output; matched lines marked, the current one in view. */
+/** The selected node's full rule dump in its kube-proxy mode; matched lines marked, the current one in view. */
 export function RulesPanel() {
   const rules = useAppStore(selectRules);
   const node = useAppStore(selectSelectedNode);
@@ -42,10 +29,7 @@ export function RulesPanel() {
   const matched = useMemo(() => matchedRuleIds(trace, index, node), [trace, index, node]);
   const current =
     step?.rule?.kind === 'kube-proxy' && step.rule.node === node ? step.rule.ruleId : undefined;
-  const tables = useMemo(
-    () => (rs ? (['filter', 'nat'] as const).map((t) => ({ t, lines: linesOf(rs, t) })) : []),
-    [rs],
-  );
+  const lines: RuleLine[] = rs?.lines ?? [];
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -67,32 +51,31 @@ export function RulesPanel() {
       ref={box}
       tabIndex={0}
       data-own-keys
-      aria-label={`iptables-save output of ${node}`}
+      aria-label={`${TOOL[rs.mode] ?? rs.mode} output of ${node}`}
+      data-mode={rs.mode}
       data-node={node}
     >
-      {tables.map(({ t, lines }) => (
-        <pre key={t} className="mono rules" data-table={t}>
-          {lines.map((l, i) => {
-            const isCurrent = l.ruleId !== undefined && l.ruleId === current;
-            const isMatched = l.ruleId !== undefined && matched.has(l.ruleId);
-            return (
-              <span
-                key={i}
-                className={`line${isMatched ? ' matched' : ''}${isCurrent ? ' current' : ''}`}
-                data-rule-id={l.ruleId}
-                data-matched={isMatched || undefined}
-                data-current={isCurrent || undefined}
-              >
-                <span className="gutter" aria-hidden={!isMatched}>
-                  {isCurrent ? '▶ ' : isMatched ? '✓ ' : '  '}
-                </span>
-                {l.text}
-                {'\n'}
+      <pre className="mono rules">
+        {lines.map((l, i) => {
+          const isCurrent = l.ruleId !== undefined && l.ruleId === current;
+          const isMatched = l.ruleId !== undefined && matched.has(l.ruleId);
+          return (
+            <span
+              key={i}
+              className={`line${isMatched ? ' matched' : ''}${isCurrent ? ' current' : ''}`}
+              data-rule-id={l.ruleId}
+              data-matched={isMatched || undefined}
+              data-current={isCurrent || undefined}
+            >
+              <span className="gutter" aria-hidden={!isMatched}>
+                {isCurrent ? '▶ ' : isMatched ? '✓ ' : '  '}
               </span>
-            );
-          })}
-        </pre>
-      ))}
+              {l.text}
+              {'\n'}
+            </span>
+          );
+        })}
+      </pre>
     </div>
   );
 }

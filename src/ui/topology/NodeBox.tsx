@@ -13,7 +13,7 @@ interface NodeBoxProps {
   focusNodePorts: boolean;
   focusKubeProxy: boolean;
   /** How many rules kube-proxy wrote on this node, per table. */
-  ruleCounts: { nat: number; filter: number } | undefined;
+  ruleCounts: { mode: string; rules: number } | undefined;
   onToggle: () => void;
 }
 
@@ -88,12 +88,10 @@ export function NodeBox(props: NodeBoxProps) {
           rx={6}
         />
         <text className="subtitle" x={l.kubeProxy.x + 8} y={l.kubeProxy.y + 18}>
-          kube-proxy (iptables)
+          kube-proxy ({props.ruleCounts?.mode ?? 'iptables'})
         </text>
         <text className="detail small muted" x={l.kubeProxy.x + 8} y={l.kubeProxy.y + 35}>
-          {props.ruleCounts
-            ? `${props.ruleCounts.nat} nat · ${props.ruleCounts.filter} filter rules`
-            : 'no rules'}
+          {props.ruleCounts ? `${props.ruleCounts.rules} rules` : 'no rules'}
         </text>
       </g>
       {l.host && (

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { Focus } from '../../model/walkthrough/types';
-import type { IptablesRuleset } from '../../model/kube-proxy/iptables/rule';
+import type { ModeRuleset } from '../../model/kube-proxy/types';
 import { DEFAULT_WALKTHROUGH } from '../../model';
 import { toggleNodeFailure, run } from '../../store/commands';
 import {
@@ -26,10 +26,9 @@ export const VIEW_H = 360;
 
 const NO_FOCUS: readonly Focus[] = [];
 
-function ruleCounts(rs: IptablesRuleset | undefined) {
+function ruleCounts(rs: ModeRuleset | undefined) {
   if (!rs) return undefined;
-  const count = (t: 'nat' | 'filter') => rs.tables[t].reduce((n, c) => n + c.rules.length, 0);
-  return { nat: count('nat'), filter: count('filter') };
+  return { mode: rs.mode, rules: rs.lines.filter((l) => l.ruleId !== undefined).length };
 }
 
 /** The topology: client → cloud load balancer → the cluster's nodes, and the packet. */

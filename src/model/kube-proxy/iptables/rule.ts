@@ -11,6 +11,7 @@
  * default `--reject-with icmp-port-unreachable` (`libipt_REJECT.c`).
  */
 import type { Protocol } from '../../net/ip';
+import type { RuleLine } from '../types';
 
 /** Netfilter tables kube-proxy writes in iptables mode. */
 export type Table = 'filter' | 'nat';
@@ -66,6 +67,8 @@ export interface Chain {
 export interface IptablesRuleset {
   mode: 'iptables';
   nodeName: string;
+  /** Both tables as `iptables-save` prints them, one entry per line (see {@link formatRuleset}). */
+  lines: RuleLine[];
   /** Chains by table, in `iptables-save` order. */
   tables: Record<Table, Chain[]>;
   /** `0x4000` for the default masquerade bit 14. */
@@ -227,17 +230,29 @@ export const BUILTIN_CHAINS: Record<Table, string[]> = {
   nat: ['PREROUTING', 'INPUT', 'OUTPUT', 'POSTROUTING'],
 };
 
+/** The lines of one table as `iptables-save -t <table>` prints them, rules tagged with their id. */
+function tableLines(chains: Chain[], table: Table): RuleLine[] {
+  const lines: RuleLine[] = [{ text: `*${table}` }];
+  for (const c of chains)
+    lines.push({
+      text: c.builtin ? `:${c.name} ACCEPT [0:0]` : `:${c.name} - [0:0]`,
+      chain: `${table}/${c.name}`,
+    });
+  for (const c of chains)
+    for (const r of c.rules)
+      lines.push({ text: r.text, ruleId: r.id, chain: `${table}/${c.name}` });
+  lines.push({ text: 'COMMIT' });
+  return lines;
+}
+
 /**
  * Prints a table as `iptables-save -t <table>` does: built-in chains with their policy,
  * user chains sorted by name, then each chain's rules in that order, then COMMIT.
  */
 export function formatTable(ruleset: IptablesRuleset, table: Table): string {
-  const chains = ruleset.tables[table];
-  const lines = [`*${table}`];
-  for (const c of chains) lines.push(c.builtin ? `:${c.name} ACCEPT [0:0]` : `:${c.name} - [0:0]`);
-  for (const c of chains) for (const r of c.rules) lines.push(r.text);
-  lines.push('COMMIT');
-  return lines.join('\n');
+  return tableLines(ruleset.tables[table], table)
+    .map((l) => l.text)
+    .join('\n');
 }
 
 /** Both tables, filter first as kube-proxy restores them. */
@@ -261,10 +276,13 @@ export function finishRuleset(
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return [...builtins, ...users];
   };
+  const filter = order('filter');
+  const nat = order('nat');
   return {
     mode: 'iptables',
     nodeName,
-    tables: { filter: order('filter'), nat: order('nat') },
+    lines: [...tableLines(filter, 'filter'), ...tableLines(nat, 'nat')],
+    tables: { filter, nat },
     masqueradeMark,
   };
 }

@@ -142,8 +142,10 @@ export function walkTable(
   const run = (chain: Chain, depth: number): TableResult['verdict'] | undefined => {
     if (depth > 32) throw new Error(`iptables jump depth exceeded at ${chain.name}`);
     let chosenRuleId: string | undefined;
-    if (chain.rules.some((r) => r.matches.some((m) => m.kind === 'statistic'))) {
-      const options = statisticOptions(chain);
+    // A load-balancing chain (even one with a single endpoint, which has no statistic
+    // match) is a choice: record it, and let the chooser decide the cascade.
+    const options = statisticOptions(chain);
+    if (options.length > 0) {
       const idx = env.choose(chain.name, options);
       chosenRuleId = options[idx]?.rule.id;
       result.choices.push({ chain: chain.name, options, chosen: idx });

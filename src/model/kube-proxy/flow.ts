@@ -1,13 +1,11 @@
 /**
  * What kube-proxy's rules on one node do to one new packet, over every possible random
  * choice: the verdict, the set of `ip:port` it can be DNATed to, and whether it is marked
- * for masquerade. The answer to "what happens to a packet from X to Y:Z on node N?".
+ * for masquerade. The answer to "what happens to a packet from X to Y:Z on node N?", in any
+ * kube-proxy mode.
  */
-import type { ClusterNode } from '../../scenario/cluster';
-import type { IptablesRuleset } from './rule';
-import type { Origin } from './pipeline';
-import { processPacket } from './pipeline';
-import type { WalkPacket } from './walk';
+import type { ClusterNode } from '../scenario/cluster';
+import type { ModePacket, ModeRuleset, Origin, ProxyModeImpl } from './types';
 
 /** The result of {@link flowVerdict}; the JSON shape of `datapath flow --json`. */
 export interface FlowResult {
@@ -20,25 +18,24 @@ export interface FlowResult {
 }
 
 /**
- * Explores every combination of `statistic` choices (at most a few hundred for realistic
- * Services) and merges the outcomes.
+ * Explores every combination of endpoint choices (one per choice point; a few hundred at
+ * most for realistic Services) and merges the outcomes.
  */
 export function flowVerdict(
-  rs: IptablesRuleset,
+  impl: ProxyModeImpl,
+  rs: ModeRuleset,
   node: ClusterNode,
-  packet: WalkPacket,
+  packet: ModePacket,
   origin: Origin,
 ): FlowResult {
   const endpoints = new Set<string>();
   let masquerade = false;
   let verdict: FlowResult['verdict'] = 'NONE';
   const pending: number[][] = [[]];
-  let runs = 0;
-  while (pending.length > 0 && runs < 10_000) {
+  for (let runs = 0; pending.length > 0 && runs < 10_000; runs++) {
     const path = pending.pop() as number[];
-    runs++;
     let depth = 0;
-    const proc = processPacket(rs, node, packet, origin, (_chain, options) => {
+    const proc = impl.process(rs, node, packet, origin, (options) => {
       const d = depth++;
       if (d < path.length) return path[d] ?? 0;
       for (let i = 1; i < options.length; i++) pending.push([...path, i]);
@@ -49,18 +46,21 @@ export function flowVerdict(
       endpoints.add(`${proc.packet.dst}:${proc.packet.dport}`);
       verdict = 'DNAT';
     }
-    if (proc.hits.some((h) => h.rule.chain === 'KUBE-MARK-MASQ')) masquerade = true;
-    if (verdict !== 'DNAT') {
-      if (proc.fate.kind === 'drop') verdict = 'DROP';
-      else if (proc.fate.kind === 'reject') verdict = 'REJECT';
-      else if (
-        proc.hits.some(
-          (h) => h.rule.target.kind === 'ACCEPT' && h.rule.chain.startsWith('KUBE-'),
-        ) &&
-        verdict === 'NONE'
+    if (
+      proc.hits.some((h) => h.role === 'mark' || h.role === 'snat') ||
+      (proc.fate.kind === 'forward' && proc.fate.masquerade)
+    )
+      masquerade = true;
+    if (verdict === 'DNAT') continue;
+    if (proc.fate.kind === 'drop') verdict = 'DROP';
+    else if (proc.fate.kind === 'reject') verdict = 'REJECT';
+    else if (
+      verdict === 'NONE' &&
+      proc.hits.some(
+        (h) => /(^|\s)(-j ACCEPT|accept)$/.test(h.text) && /KUBE-|kube/.test(h.chain + h.text),
       )
-        verdict = 'ACCEPT';
-    }
+    )
+      verdict = 'ACCEPT';
   }
   return { verdict, endpoints: [...endpoints].sort(), masquerade };
 }
