@@ -4,9 +4,13 @@
  */
 import type { ModeRuleset, ProxyMode, ProxyModeImpl } from './types';
 import { iptablesMode } from './iptables/mode';
+import { ipvsMode } from './ipvs';
+import { nftablesMode } from './nftables';
 
 const MODES: Partial<Record<ProxyMode, ProxyModeImpl>> = {
   iptables: iptablesMode as unknown as ProxyModeImpl,
+  nftables: nftablesMode as unknown as ProxyModeImpl,
+  ipvs: ipvsMode as unknown as ProxyModeImpl,
 };
 
 /**

@@ -33,6 +33,8 @@ export interface SceneOptions {
   client: string;
   dial: DialTarget;
   choices: Choices;
+  /** kube-proxy's mode (`KubeProxyConfiguration.mode`); unset keeps the scenario's own. */
+  proxyMode?: 'iptables' | 'nftables' | 'ipvs';
   /** Seed for every random draw (balancer choice, `statistic` match, masquerade port). */
   seed: number;
 }
@@ -59,7 +61,7 @@ export const DEFAULT_HEALTH_CHECK_NODE_PORT = 32191;
  *   `healthCheckNodePort` when none is set, `Cluster` clears it (the API server does both).
  * - `ipMode` on every `status.loadBalancer.ingress[]` entry that has an `ip`; `published:
  *   false` empties `status.loadBalancer` (EXTERNAL-IP `<pending>`).
- * - `delivery` on every CloudLoadBalancer.
+ * - `delivery` on every CloudLoadBalancer; `proxyMode` on the KubeProxyConfiguration.
  * - A failed node: its `Ready` condition becomes `Unknown` (the node lifecycle controller's
  *   "NodeStatusUnknown"), its Pods lose `Ready`, and their endpoints become
  *   `ready: false, serving: false` — what the control plane publishes once it notices.
@@ -120,6 +122,9 @@ export function applyScene(
       }
       case 'CloudLoadBalancer':
         o.spec.delivery = scene.delivery;
+        break;
+      case 'KubeProxyConfiguration':
+        if (scene.proxyMode) o.mode = scene.proxyMode;
         break;
       default:
         break;

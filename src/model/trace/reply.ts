@@ -15,14 +15,24 @@ export interface Hop {
   entry?: ConntrackEntry;
 }
 
-/** The SYN-ACK back: each hop's conntrack entry (or the balancer) undoes what it did. */
+/** Whether the reply came back to the client as the connection it opened. */
+export type ReplyResult = { established: true } | { established: false; reason: string };
+
+/**
+ * The SYN-ACK back: each hop's conntrack entry (or the balancer) undoes what it did.
+ * @param routesTo whether a packet for `dst`, sent from a node, is routed to the node of
+ *   `place` (its own address or its pod subnet). When a node that did not translate the
+ *   connection would route the reply elsewhere, the reply skips the node that holds the NAT
+ *   entry and reaches the client from the pod's own address: the client discards it.
+ */
 export function replyPath(
   steps: StepList,
   hops: Hop[],
   conntrack: ConntrackEntry[],
   pod: { namespace: string; name: string; ip: string },
   clientLocation: string,
-): void {
+  routesTo: (dst: string, place: Place) => boolean,
+): ReplyResult {
   const podHop = hops[hops.length - 1] as Hop;
   const swap = (p: Packet): Packet => ({
     ...p,
@@ -57,6 +67,44 @@ export function replyPath(
     const to: Place = hops[i - 1]?.place ?? 'client';
     const after = swap(hop.arrived);
     const nat = hop.entry ? isNatEntry(hop.entry) : after.src !== pkt.src || after.dst !== pkt.dst;
+    if (hop.entry && !nat && to.startsWith('node:') && !routesTo(after.dst, to)) {
+      // Asymmetric return: this node routes the reply straight out, not back through the
+      // node that holds the NAT entry (the IPVS Local fallback, kubernetes#97081).
+      const replied = repliedEntry(hop.entry);
+      const idx = conntrack.indexOf(hop.entry);
+      if (idx >= 0) conntrack[idx] = replied;
+      const here = hop.place.slice(5);
+      steps.add({
+        direction: 'reply',
+        at: hop.place,
+        from: hop.place,
+        to: 'client',
+        before: pkt,
+        after: pkt,
+        transform: 'none',
+        conntrack: replied,
+        rule: { kind: 'routing', text: `default route: ${pkt.dst} is not behind ${to.slice(5)}` },
+        narration: {
+          title: `${here} sends the reply straight out`,
+          body: `${pkt.dst} is not an address of ${to.slice(5)}, so ${here} routes the reply out directly. It never passes ${to.slice(5)}, whose conntrack entry would have translated it back.`,
+        },
+      });
+      const reason = `the reply reaches the client from ${pkt.src}:${pkt.sport}, an address it never dialled, so its TCP stack discards it (the NAT entry is on ${to.slice(5)}, which the reply did not cross)`;
+      steps.add({
+        direction: 'reply',
+        at: 'client',
+        from: 'client',
+        to: 'client',
+        before: pkt,
+        after: pkt,
+        transform: 'none',
+        narration: {
+          title: 'The client discards the reply',
+          body: `The SYN-ACK comes from ${pkt.src}:${pkt.sport}, not from the address the ${clientLocation === 'Internet' ? 'client' : 'caller'} dialled, so it matches no connection of the client's and is dropped. The connection never opens.`,
+        },
+      });
+      return { established: false, reason };
+    }
     if (hop.entry) {
       const replied = repliedEntry(hop.entry);
       const idx = conntrack.indexOf(hop.entry);
@@ -120,4 +168,5 @@ export function replyPath(
       body: `The reply comes from ${pkt.src}:${pkt.sport}, exactly the address the ${clientLocation === 'Internet' ? 'client' : 'caller'} dialled, so its TCP stack accepts it and the connection is established.`,
     },
   });
+  return { established: true };
 }

@@ -60,8 +60,12 @@ describe('trace properties over random scenes', () => {
           const last = t.steps[t.steps.length - 1];
           expect(last?.rule?.text).toBe(o.rule);
         }
-        // Nothing answers, so there is no reply path.
-        expect(t.reply).toEqual([]);
+        // Nothing answers, so there is no reply path — except when the pod did answer but the
+        // reply came back another way (asymmetric return) and the client discarded it.
+        if (t.reply.length > 0) {
+          expect(o).toMatchObject({ kind: 'timed-out', at: 'client' });
+          expect(t.reply[t.reply.length - 1]?.at).toBe('client');
+        }
       }),
       RUNS,
     );

@@ -8,6 +8,7 @@
  */
 import type { Cluster, ClusterNode, ServiceModel } from '../scenario/cluster';
 import { findNode, podByIP } from '../scenario/cluster';
+import { cidrContains } from '../net/ip';
 import type { Choices, DialTarget } from '../scenario/scene';
 import type { EndpointChooser, ModeRuleset, Origin } from '../kube-proxy/types';
 import { proxyMode } from '../kube-proxy/modes';
@@ -41,6 +42,13 @@ export function pickService(cluster: Cluster, key?: string): ServiceModel {
     : (cluster.services.find((s) => s.type === 'LoadBalancer') ?? cluster.services[0]);
   if (!svc) throw new Error(key ? `no Service "${key}"` : 'the scenario has no Service');
   return svc;
+}
+
+/** Whether `ip` belongs to the pod network (the clusterCIDR, else any node's podCIDR). */
+function inPodNetwork(cluster: Cluster, ip: string): boolean {
+  const cidr = cluster.kubeProxy.clusterCIDR;
+  if (cidr) return cidrContains(cidr, ip);
+  return cluster.nodes.some((n) => n.podCIDR !== '' && cidrContains(n.podCIDR, ip));
 }
 
 /** Picks an endpoint: the pinned one when it is among the options, else a seeded draw. */
@@ -238,9 +246,10 @@ export function trace(
         summary: `Connection refused by ${node.name}.`,
       });
     left.mark = 0; // skb marks do not leave the node
-    // Traffic from pods to outside the cluster (ipMode Proxy: the LB IP is not caught) is
-    // masqueraded by the CNI plugin's own rule, not by kube-proxy.
-    const cniMasq = !destPod && !!ingress && left.dst === ingress.ip && here.origin === 'local-pod';
+    // Pod traffic leaving for an address outside the pod network (another node's IP, or the
+    // LB IP when kube-proxy did not catch it) is masqueraded by the CNI plugin's own rule
+    // (flannel's and Calico's default), not by kube-proxy.
+    const cniMasq = here.origin === 'local-pod' && !destPod && !inPodNetwork(cluster, left.dst);
     if (cniMasq) left = { ...left, src: node.internalIP, sport: randomInt(rngPort, 1024, 65535) };
     const entry = newEntry(node.name, arrived, left);
     conntrack.push(entry);
@@ -281,7 +290,19 @@ export function trace(
           snat: snatted,
           summary: `Delivered to ${destPod.name} (${destPod.ip}) on ${node.name}; it sees the connection coming from ${pkt.src}${pkt.src === client.address ? ', the client itself' : ''}.`,
         };
-        replyPath(steps, hops, conntrack, destPod, client.location);
+        const reply = replyPath(steps, hops, conntrack, destPod, client.location, (dst, place) => {
+          const n = findNode(cluster, place.slice('node:'.length));
+          return (
+            !!n && (n.addresses.includes(dst) || (n.podCIDR !== '' && cidrContains(n.podCIDR, dst)))
+          );
+        });
+        if (!reply.established)
+          return done({
+            kind: 'timed-out',
+            at: 'client',
+            reason: reply.reason,
+            summary: `The SYN reached ${destPod.name}, but the reply took another way back: the connection never opens.`,
+          });
         return done(outcome);
       }
       const target = findNode(cluster, destPod.nodeName);

@@ -1,0 +1,26 @@
+/**
+ * kube-proxy's IPVS mode behind the common {@link ProxyModeImpl} contract: the generator
+ * (virtual servers, ipsets, `kube-ipvs0` addresses, iptables rules) and the walker.
+ *
+ * The scheduler is kube-proxy's default `rr` until the cluster's KubeProxyConfiguration
+ * carries `ipvs.scheduler`; {@link generateIpvs} takes it as an option meanwhile.
+ * Source: kubernetes/kubernetes `pkg/proxy/ipvs/proxier.go`, read at
+ * aroradaman/kubernetes@4177b600d4b97a67b765a18ddeeb295ef757b212.
+ */
+import type { ProxyModeImpl } from '../types';
+import type { IpvsRuleset } from './generate';
+import { generateIpvs } from './generate';
+import { processIpvs } from './walk';
+
+export type { IpvsRuleset, IpvsOptions, RealServer, VirtualServer } from './generate';
+export type { Ipset, IpsetMember, IpsetType } from './ipsets';
+export type { IpvsChain, IpvsMatch, IpvsRule } from './rules';
+export { generateIpvs, DEFAULT_SCHEDULER } from './generate';
+export { processIpvs, findVirtualServer } from './walk';
+
+/** kube-proxy's IPVS mode (`mode: ipvs`), scheduler `rr`. */
+export const ipvsMode: ProxyModeImpl<IpvsRuleset> = {
+  mode: 'ipvs',
+  generate: (c, n) => generateIpvs(c, n),
+  process: processIpvs,
+};
