@@ -132,3 +132,28 @@ test('a pod in the cluster dialling the LB IP is short-circuited on its own node
   await expect(app.rulePanel).toContainText('"default/web:http loadbalancer IP"');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/toggle-pod-client.png`, fullPage: true });
 });
+
+test('kube-proxy mode: the same connection through nftables and IPVS rules', async ({ page }) => {
+  const app = await new AppPage(page).goto();
+  await app.goToStory(3); // client → LB → node-1:31000, pinned to 10.244.1.5
+  await app.setProxyMode('nftables');
+  // nftables proxier.go: NodePorts are dispatched from the services chain through the
+  // service-nodeports verdict map, on the addresses in the nodeport-ips set.
+  await expect(app.rules).toContainText('table ip kube-proxy {');
+  await app.next();
+  await app.next();
+  await app.next();
+  await expect(app.rulePanel).toContainText(
+    'ip daddr @nodeport-ips meta l4proto . th dport vmap @service-nodeports',
+  );
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/mode-nftables.png`, fullPage: true });
+
+  await app.setProxyMode('ipvs');
+  // IPVS mode: one virtual server per node address for the NodePort, rr by default.
+  await expect(app.rules).toContainText('TCP  192.168.0.11:31000 rr');
+  const banner = page.getByTestId('outcome');
+  await app.last();
+  await expect(banner).toHaveAttribute('data-outcome', 'delivered');
+  await expect(banner).toHaveAttribute('data-pod-ip', '10.244.1.5');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/mode-ipvs.png`, fullPage: true });
+});

@@ -183,6 +183,12 @@ export class AppPage {
     await expect(this.radio('ipmode', mode)).toBeChecked();
   }
 
+  async setProxyMode(mode: 'iptables' | 'nftables' | 'ipvs'): Promise<void> {
+    await this.radio('proxymode', mode).check();
+    await expect(this.radio('proxymode', mode)).toBeChecked();
+    await expect(this.rules.locator('[data-mode]')).toHaveAttribute('data-mode', mode);
+  }
+
   async setDelivery(delivery: 'NodePort' | 'LoadBalancerIP'): Promise<void> {
     await this.radio('delivery', delivery).check();
     await expect(this.radio('delivery', delivery)).toBeChecked();

@@ -177,6 +177,14 @@ export const setIpMode = (ipMode: SceneOptions['ipMode']): Command => ({
   perform: (store) => changeScene(store, { ipMode }),
 });
 
+/** kube-proxy's mode (`KubeProxyConfiguration.mode`): the same Service, other rules. */
+export const setProxyMode = (proxyMode: NonNullable<SceneOptions['proxyMode']>): Command => ({
+  id: `proxymode-${proxyMode}`,
+  label: label(proxyMode),
+  enabled: always,
+  perform: (store) => changeScene(store, { proxyMode }),
+});
+
 /** Delivery only matters under ipMode VIP: with Proxy the balancer always proxies to the NodePort. */
 export const setDelivery = (delivery: SceneOptions['delivery']): Command => ({
   id: `delivery-${delivery}`,

@@ -106,7 +106,7 @@ function Shell() {
           </Panel>
         </div>
         <Panel
-          title="Rules (iptables-save)"
+          title="kube-proxy rules on the node"
           testId="rules"
           className="area-rules"
           actions={<NodePicker />}

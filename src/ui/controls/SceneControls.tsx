@@ -3,6 +3,7 @@ import {
   setDelivery,
   setIpMode,
   setPolicy,
+  setProxyMode,
   setPublished,
   toggleNodeFailure,
 } from '../../store/commands';
@@ -15,6 +16,7 @@ import { RadioGroup } from './RadioGroup';
 type Policy = SceneOptions['externalTrafficPolicy'];
 type IpMode = SceneOptions['ipMode'];
 type Delivery = SceneOptions['delivery'];
+type Mode = NonNullable<SceneOptions['proxyMode']>;
 
 /** The toggles: each one changes the scenario's objects, and the model runs again. */
 export function SceneControls() {
@@ -43,6 +45,21 @@ export function SceneControls() {
           { value: 'Proxy', label: 'Proxy' },
         ]}
         onChange={(v) => run(store, setIpMode(v))}
+      />
+      <RadioGroup<Mode>
+        legend={
+          <>
+            kube-proxy <code>mode</code>
+          </>
+        }
+        name="proxymode"
+        value={scene.proxyMode ?? cluster?.kubeProxy.mode ?? 'iptables'}
+        options={[
+          { value: 'iptables', label: 'iptables' },
+          { value: 'nftables', label: 'nftables' },
+          { value: 'ipvs', label: 'IPVS' },
+        ]}
+        onChange={(v) => run(store, setProxyMode(v))}
       />
       <RadioGroup<Delivery>
         legend="Balancer delivers to"

@@ -40,7 +40,10 @@ export function RuleDetails({ rule }: { rule: StepRule }) {
           <dd className="mono">{rule.chain}</dd>
         </div>
       </dl>
-      <pre className="mono rule-text" aria-label="The rule, as iptables-save prints it">
+      <pre
+        className="mono rule-text"
+        aria-label={`The rule, as ${rule.mode === 'iptables' ? 'iptables-save' : rule.mode === 'nftables' ? 'nft list' : 'ipvsadm or iptables-save'} prints it`}
+      >
         {rule.text}
       </pre>
       {rule.trail.length > 0 && (
