@@ -74,7 +74,7 @@ function ext(hit: ModeHit, ctx: NarrationContext, group: ModeHit[]): Text {
   if (marked)
     return {
       title: 'Traffic from the node itself',
-      body: `The source is one of ${node.name}'s own addresses. kube-proxy marks it for masquerade and sends it to every endpoint, since the node's address would not work as a return address on another node.`,
+      body: `The source is one of ${node.name}'s own addresses. Under Local policy kube-proxy still sends host traffic to every endpoint, and marks it for masquerade: the source the kernel picked for a connection to a local address (the load-balancer IP or a node port) may be that very address, which would not work as a return address for a pod.`,
     };
   return {
     title: 'Local policy: only this node’s endpoints',

@@ -131,6 +131,8 @@ export function replyPath(
       });
     } else {
       // The balancer.
+      const proxied = hop.left.src !== hop.arrived.src;
+      const changed = after.src !== pkt.src || after.dst !== pkt.dst || after.sport !== pkt.sport;
       steps.add({
         direction: 'reply',
         at: 'lb',
@@ -138,18 +140,22 @@ export function replyPath(
         to,
         before: pkt,
         after,
-        transform:
-          after.src !== pkt.src || after.dst !== pkt.dst || after.sport !== pkt.sport
-            ? 'reverse-NAT'
-            : 'none',
+        transform: proxied ? 'proxy' : changed ? 'reverse-NAT' : 'none',
         rule: {
           kind: 'cloud-lb',
-          text: `reply to ${after.dst}:${after.dport} from ${after.src}:${after.sport}`,
+          text: proxied
+            ? `backend connection ${pkt.dst}:${pkt.dport} ⇄ ${pkt.src}:${pkt.sport} established; client connection ${after.src}:${after.sport} ⇄ ${after.dst}:${after.dport} relayed`
+            : `reply to ${after.dst}:${after.dport} from ${after.src}:${after.sport}`,
         },
-        narration: {
-          title: 'The load balancer answers the client',
-          body: `The balancer sends the reply from ${after.src}:${after.sport}, the address the client dialled.`,
-        },
+        narration: proxied
+          ? {
+              title: 'The balancer joins its two connections',
+              body: `This SYN-ACK ends the handshake of the balancer's own connection to the node. The client's connection to ${after.src}:${after.sport} is a separate TCP connection that the proxy answers itself; from now on it relays the bytes between the two. The client never sees a packet from the cluster.`,
+            }
+          : {
+              title: 'The load balancer answers the client',
+              body: `The balancer sends the reply from ${after.src}:${after.sport}, the address the client dialled.`,
+            },
       });
     }
     pkt = after;

@@ -327,7 +327,13 @@ export function trace(
         },
         narration: {
           title: `A second hop: ${node.name} → ${target.name}`,
-          body: `The chosen pod lives on ${target.name}, so ${node.name} sends the packet across the cluster network. This extra hop is the price of externalTrafficPolicy Cluster.`,
+          body: `The chosen pod lives on ${target.name}, so ${node.name} sends the packet across the cluster network.${
+            client.location === 'Internet' &&
+            options.dial.kind !== 'ClusterIP' &&
+            svc.externalTrafficPolicy === 'Cluster'
+              ? ' This extra hop, and the SNAT that makes the reply come back through this node, is the price of externalTrafficPolicy Cluster.'
+              : ''
+          }`,
         },
       });
       crossed = true;

@@ -4,7 +4,8 @@
  *
  * - arriving from the network or from a local pod: nat PREROUTING → routing → filter INPUT
  *   (destination is local) or filter FORWARD (it is not) → nat POSTROUTING;
- * - sent by the node itself: nat OUTPUT → routing → filter OUTPUT → nat POSTROUTING.
+ * - sent by the node itself: nat OUTPUT → routing → filter OUTPUT → nat POSTROUTING, and
+ *   when it is addressed to the node itself, back in through filter INPUT (loopback).
  *
  * Source: netfilter's hook order (`Documentation/networking/nf_conntrack…`, the classic
  * "Netfilter packet flow" diagram); only the `nat` and `filter` tables hold kube-proxy rules.
@@ -91,6 +92,22 @@ export function processPacket(
   const post = walkTable(rs, 'nat', 'POSTROUTING', p, { isLocal, ctstates: ct, choose });
   phases.push({ table: 'nat', hook: 'POSTROUTING', result: post });
   hits.push(...post.hits);
+  if (origin === 'local-host' && isLocal(post.packet.dst)) {
+    // The node talking to one of its own addresses: the packet loops back (lo) and comes in
+    // through INPUT, where kube-proxy's filter rules (KUBE-EXTERNAL-SERVICES …) apply too.
+    const input = walkTable(rs, 'filter', 'INPUT', post.packet, { isLocal, ctstates: ct, choose });
+    phases.push({ table: 'filter', hook: 'INPUT', result: input });
+    hits.push(...input.hits);
+    if ((input.verdict === 'DROP' || input.verdict === 'REJECT') && input.decisive)
+      return {
+        phases,
+        hits,
+        packet: input.packet,
+        dnat,
+        fate: { kind: input.verdict === 'DROP' ? 'drop' : 'reject', rule: input.decisive },
+      };
+    return { phases, hits, packet: input.packet, dnat, fate: { kind: 'local' } };
+  }
   const masquerade = post.verdict === 'MASQUERADE';
   const fate: Fate =
     masquerade && post.decisive
