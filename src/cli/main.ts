@@ -36,7 +36,10 @@ commands:
 FILE: Kubernetes objects as kubectl prints them (YAML, JSON or a List); - for stdin.
 Example: npm run datapath -- trace public/examples/canonical.yaml --seed 3`;
 
+/** A mistake in the command line: the message is followed by the usage. */
 class UsageError extends Error {}
+/** A problem with an input file: the message alone says it. */
+class InputError extends Error {}
 
 function readObjects(files: string[]): { objects: ScenarioObject[]; notes: string[] } {
   if (files.length === 0) throw new UsageError('no FILE given');
@@ -47,14 +50,14 @@ function readObjects(files: string[]): { objects: ScenarioObject[]; notes: strin
     try {
       text = readFileSync(f === '-' ? 0 : f, 'utf8');
     } catch (e) {
-      throw new UsageError(`cannot read ${f}: ${(e as Error).message}`);
+      throw new InputError(`cannot read ${f}: ${(e as Error).message}`);
     }
     try {
       const loaded = loadObjects(text);
       objects.push(...loaded.objects);
       for (const s of loaded.skipped) notes.push(`${f}: skipped ${s}`);
     } catch (e) {
-      throw new UsageError(`${f}: ${(e as Error).message}`);
+      throw new InputError(`${f}: ${(e as Error).message}`);
     }
   }
   const done = completeScenario(objects);
@@ -110,7 +113,10 @@ function cmdTrace(args: string[]): string {
     },
   });
   const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!Number.isInteger(seed)) throw new UsageError(`--seed ${values.seed}: not an integer`);
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw new UsageError(
+      `--seed ${values.seed}: must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`,
+    );
   const { objects, notes } = readObjects(positionals);
   let client = values.client ?? 'internet';
   if (isIPv4(client)) {
@@ -134,8 +140,11 @@ function cmdTrace(args: string[]): string {
   const lines = notes.map((n) => `# ${n}`);
   for (const s of t.steps) {
     lines.push(`${String(s.index + 1).padStart(2)}. [${s.at}] ${s.narration.title}`);
+    const changes = s.changed
+      .map((f) => (f === 'mark' ? `mark 0x${s.after.mark.toString(16)}` : f))
+      .join(', ');
     lines.push(
-      `    ${addr(s.before)}${s.changed.length ? `  ⇒  ${addr(s.after)}  (${s.transform}: ${s.changed.join(', ')})` : ''}`,
+      `    ${addr(s.before)}${s.changed.length ? `  ⇒  ${addr(s.after)}  (${s.transform}: ${changes})` : ''}`,
     );
     if (s.rule && s.rule.kind === 'kube-proxy') lines.push(`    ${s.rule.table}: ${s.rule.text}`);
     if (s.decision)
@@ -200,15 +209,21 @@ export function main(argv: string[]): number {
     if (cmd === 'rules') out = cmdRules(rest);
     else if (cmd === 'trace') out = cmdTrace(rest);
     else if (cmd === 'flow') out = cmdFlow(rest);
-    else if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    else if (cmd === undefined) {
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
+    } else if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
       process.stdout.write(`${USAGE}\n`);
-      return cmd === undefined ? 2 : 0;
+      return 0;
     } else throw new UsageError(`unknown command "${cmd}"`);
     process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
     return 0;
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    process.stderr.write(`datapath: ${msg}\n${e instanceof UsageError ? `\n${USAGE}\n` : ''}`);
+    const usage =
+      e instanceof UsageError ||
+      String((e as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`datapath: ${msg}\n${usage ? `\n${USAGE}\n` : ''}`);
     return 2;
   }
 }

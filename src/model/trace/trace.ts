@@ -98,6 +98,12 @@ export function trace(
   const ingress = svc.ingress[0];
   switch (options.dial.kind) {
     case 'LoadBalancer':
+      if (svc.type !== 'LoadBalancer')
+        return done({
+          kind: 'no-address',
+          reason: `the Service is type ${svc.type}: it has no load-balancer address (kubectl shows EXTERNAL-IP <none>)`,
+          summary: 'No load balancer to dial: EXTERNAL-IP <none>.',
+        });
       if (!ingress)
         return done({
           kind: 'no-address',
