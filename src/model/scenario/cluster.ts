@@ -106,6 +106,8 @@ export interface KubeProxyConfig {
   masqueradeAll: boolean;
   /** Default true (IPv4 NodePorts also answer on 127.0.0.1). */
   localhostNodePorts: boolean;
+  /** `ipvs.scheduler`; empty means kube-proxy's default, `rr`. */
+  ipvsScheduler: string;
 }
 
 /** The cloud load balancer with its defaults. */

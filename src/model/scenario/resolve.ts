@@ -178,6 +178,7 @@ function resolveKubeProxy(
     masqueradeBit: cfg?.iptables?.masqueradeBit ?? 14,
     masqueradeAll: cfg?.iptables?.masqueradeAll ?? false,
     localhostNodePorts: cfg?.iptables?.localhostNodePorts ?? true,
+    ipvsScheduler: cfg?.ipvs?.scheduler ?? '',
   };
 }
 

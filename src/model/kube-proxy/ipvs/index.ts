@@ -2,8 +2,7 @@
  * kube-proxy's IPVS mode behind the common {@link ProxyModeImpl} contract: the generator
  * (virtual servers, ipsets, `kube-ipvs0` addresses, iptables rules) and the walker.
  *
- * The scheduler is kube-proxy's default `rr` until the cluster's KubeProxyConfiguration
- * carries `ipvs.scheduler`; {@link generateIpvs} takes it as an option meanwhile.
+ * The scheduler comes from the KubeProxyConfiguration's `ipvs.scheduler` (default `rr`).
  * Source: kubernetes/kubernetes `pkg/proxy/ipvs/proxier.go`, read at
  * aroradaman/kubernetes@4177b600d4b97a67b765a18ddeeb295ef757b212.
  */
@@ -18,9 +17,9 @@ export type { IpvsChain, IpvsMatch, IpvsRule } from './rules';
 export { generateIpvs, DEFAULT_SCHEDULER } from './generate';
 export { processIpvs, findVirtualServer } from './walk';
 
-/** kube-proxy's IPVS mode (`mode: ipvs`), scheduler `rr`. */
+/** kube-proxy's IPVS mode (`mode: ipvs`), with the configured scheduler. */
 export const ipvsMode: ProxyModeImpl<IpvsRuleset> = {
   mode: 'ipvs',
-  generate: (c, n) => generateIpvs(c, n),
+  generate: (c, n) => generateIpvs(c, n, { scheduler: c.kubeProxy.ipvsScheduler }),
   process: processIpvs,
 };

@@ -113,6 +113,7 @@ export function overallCluster(): Cluster {
       masqueradeBit: 14,
       masqueradeAll: false,
       localhostNodePorts: true,
+      ipvsScheduler: '',
     },
     loadBalancers: [],
     clients: [],
