@@ -149,3 +149,23 @@ describe('a ClusterIP Service has no load-balancer address', () => {
     expect(t.outcome.kind === 'no-address' && t.outcome.reason).toContain('EXTERNAL-IP <none>');
   });
 });
+
+describe('KubeProxyConfiguration is input', () => {
+  it('ipvs.scheduler reaches the IPVS virtual servers (kube-proxy --ipvs-scheduler)', () => {
+    const objects = canonicalObjects().map((o) =>
+      o.kind === 'KubeProxyConfiguration'
+        ? { ...o, mode: 'ipvs' as const, ipvs: { scheduler: 'lc' } }
+        : o,
+    );
+    const lines = runScene(objects, DEFAULT_SCENE).rules['node-1']?.lines.map((l) => l.text) ?? [];
+    expect(lines).toContain('TCP  10.96.0.50:80 lc');
+  });
+
+  it('masqueradeBit changes the mark kube-proxy uses (1<<bit)', () => {
+    const objects = canonicalObjects().map((o) =>
+      o.kind === 'KubeProxyConfiguration' ? { ...o, iptables: { masqueradeBit: 15 } } : o,
+    );
+    const lines = runScene(objects, DEFAULT_SCENE).rules['node-1']?.lines.map((l) => l.text) ?? [];
+    expect(lines).toContain('-A KUBE-MARK-MASQ -j MARK --set-xmark 0x8000/0x8000');
+  });
+});
