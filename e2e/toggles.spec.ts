@@ -60,6 +60,9 @@ test('ipMode VIP, destination kept: the node catches 203.0.113.7:80 with the loa
   await freeScene(app);
   await app.setIpMode('VIP');
   await app.setDelivery('LoadBalancerIP');
+  const lb = app.topology.locator('[data-place="lb"]');
+  await expect(lb.locator('[data-lb-line="ipmode"]')).toHaveText('ipMode: VIP');
+  await expect(lb.locator('[data-lb-line="delivery"]')).toHaveText('delivers to 203.0.113.7:80');
   await app.next();
   await app.next(); // the balancer: destination unchanged
   expect(await app.inspectorRow('dst')).toEqual({
@@ -82,6 +85,9 @@ test('ipMode Proxy: the balancer proxies to the NodePort from its own address; n
   await expect(
     page.locator('fieldset[data-group="delivery"] input[value="LoadBalancerIP"]'),
   ).toBeDisabled();
+  const lb = app.topology.locator('[data-place="lb"]');
+  await expect(lb.locator('[data-lb-line="ipmode"]')).toHaveText('ipMode: Proxy');
+  await expect(lb.locator('[data-lb-line="delivery"]')).toHaveText('proxies to NodePort :31000');
   await app.next();
   await app.next();
   expect((await app.inspectorRow('src')).after).toBe('192.168.0.250');
@@ -118,6 +124,9 @@ test('dialling a failed node directly times out', async ({ page }) => {
   await app.dial('NodePort:node-2');
   await app.toggleNode('node-2');
   expect(await app.outcome()).toBe('timed-out');
+  // One step: the banner says "step", not "steps".
+  expect(await app.stepCount()).toBe(1);
+  await expect(page.getByTestId('outcome').locator('h2')).toHaveText('✗ Timed out — after 1 step');
 });
 
 test('a pod in the cluster dialling the LB IP is short-circuited on its own node (ipMode VIP)', async ({

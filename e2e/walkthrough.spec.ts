@@ -24,6 +24,9 @@ test('the app opens on the walkthrough, story step 1: NodePort 31000 on every no
     '0',
   );
   await expect(app.walkthrough).toContainText('node-2 gets the rule too');
+  await expect(app.walkthrough.getByTestId('story-help')).toContainText(
+    'runs this step’s connection',
+  );
   for (const n of ['node-1', 'node-2', 'node-3'])
     await expect(app.topology.locator(`[data-place="node:${n}"]`)).toContainText('NodePort :31000');
   // The rules panel shows node-2's KUBE-NODEPORTS rule for 31000 although no web pod runs there.
@@ -75,6 +78,14 @@ test('story step 3: status.loadBalancer is empty, EXTERNAL-IP <pending>, nothing
     page.getByRole('checkbox', { name: /status\.loadBalancer published/ }),
   ).not.toBeChecked();
   await expect(app.topology).toContainText('<pending>');
+  // No ingress entry yet, so no ipMode, no delivery and nothing health-checked.
+  const lb = app.topology.locator('[data-place="lb"]');
+  await expect(lb).toHaveAttribute('data-lb-state', 'pending');
+  await expect(lb).toContainText('EXTERNAL-IP <pending>');
+  await expect(lb).toContainText('being provisioned:');
+  await expect(lb).toContainText('no address yet');
+  await expect(lb).not.toContainText('ipMode');
+  await expect(lb).not.toContainText('passing');
   await expect(page.getByTestId('outcome')).toHaveAttribute('data-outcome', 'no-address');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/story-3-pending.png`, fullPage: true });
 });

@@ -74,13 +74,19 @@ function Shell() {
         </p>
       )}
       <main className="layout">
+        {/* The playback controls come first in the DOM, so Tab reaches Play before the nodes in
+            the drawing (Tab, Tab, Space must not fail a node); CSS keeps them under it. */}
         <section className="stage area-stage" aria-label="Topology and playback">
-          <ErrorBoundary name="the topology">
-            <Topology />
-          </ErrorBoundary>
-          <ErrorBoundary name="the playback controls">
-            <PlaybackControls />
-          </ErrorBoundary>
+          <div className="stage-controls">
+            <ErrorBoundary name="the playback controls">
+              <PlaybackControls />
+            </ErrorBoundary>
+          </div>
+          <div className="stage-drawing">
+            <ErrorBoundary name="the topology">
+              <Topology />
+            </ErrorBoundary>
+          </div>
         </section>
         <Panel title="Narration" testId="narration" className="area-narration">
           <Narration />
@@ -116,7 +122,7 @@ function Shell() {
       </main>
       <footer className="app-footer">
         Keys: Space play/pause · ← → step · Home/End first/last · &lt; &gt; speed · P policy · I
-        ipMode · R re-roll
+        ipMode · R re-roll · Esc gives the keys back to the player
       </footer>
     </div>
   );

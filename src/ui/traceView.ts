@@ -2,7 +2,14 @@
  * Read-only views over a trace that several components share. They only pick values the
  * model already computed; they decide nothing.
  */
-import type { Candidate, Place, RuleHit, Trace, TraceStep } from '../model/trace/types';
+import type {
+  Candidate,
+  ConntrackEntry,
+  Place,
+  RuleHit,
+  Trace,
+  TraceStep,
+} from '../model/trace/types';
 
 /** The balancer's view of each target (health check status and share), as the model computed it. */
 export function lbTargetHealth(targets: readonly Candidate[]): Record<string, Candidate> {
@@ -52,4 +59,39 @@ export const formatMarkValue = (mark: number) => (mark === 0 ? '0' : `0x${mark.t
 export function percent(p: number): string {
   const v = p * 100;
   return `${Number.isInteger(v) ? v : v.toFixed(1)}%`;
+}
+
+/** One connection on one node: the node and its original tuple (a reply updates the entry). */
+export const conntrackKey = (e: ConntrackEntry) =>
+  `${e.node} ${e.original.src}:${e.original.sport} ${e.original.dst}:${e.original.dport}`;
+
+export interface SeenEntry {
+  /** The entry as it stands at the current step (the latest update wins). */
+  entry: ConntrackEntry;
+  /** The step that confirmed (created) it. */
+  createdAt: number;
+}
+
+/**
+ * The entries the trace created up to step `index`, per node in the order the nodes first
+ * got one, each in its state at that step.
+ */
+export function conntrackUpTo(
+  trace: Trace,
+  index: number,
+): { node: string; entries: SeenEntry[] }[] {
+  const byKey = new Map<string, SeenEntry>();
+  for (const s of trace.steps.slice(0, index + 1)) {
+    if (!s.conntrack) continue;
+    const k = conntrackKey(s.conntrack);
+    const seen = byKey.get(k);
+    byKey.set(k, { entry: s.conntrack, createdAt: seen ? seen.createdAt : s.index });
+  }
+  const groups = new Map<string, SeenEntry[]>();
+  for (const seen of byKey.values()) {
+    const list = groups.get(seen.entry.node) ?? [];
+    list.push(seen);
+    groups.set(seen.entry.node, list);
+  }
+  return [...groups].map(([node, entries]) => ({ node, entries }));
 }

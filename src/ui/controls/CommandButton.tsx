@@ -11,7 +11,12 @@ interface CommandButtonProps {
   pressed?: boolean | undefined;
 }
 
-/** A button that runs a command; its name, shortcut and disabled state come from the record. */
+/**
+ * A button that runs a command; its name, shortcut and disabled state come from the record.
+ * It is disabled with `aria-disabled` rather than the `disabled` attribute: a button that
+ * becomes disabled while focused (Next at the last step) keeps its focus instead of dropping
+ * it to the page, and clicks on it are ignored.
+ */
 export function CommandButton({ command, children, className, pressed }: CommandButtonProps) {
   const store = useAppStoreApi();
   const label = useAppStore(command.label);
@@ -20,8 +25,10 @@ export function CommandButton({ command, children, className, pressed }: Command
     <button
       type="button"
       className={className}
-      onClick={() => run(store, command)}
-      disabled={!enabled}
+      onClick={() => {
+        if (enabled) run(store, command);
+      }}
+      aria-disabled={enabled ? undefined : true}
       aria-label={label}
       aria-keyshortcuts={command.shortcut === 'Space' ? 'Space' : command.keys?.[0]}
       aria-pressed={pressed}

@@ -80,7 +80,8 @@ const HEADLINE: Record<Outcome['kind'], string> = {
   delivered: '✓ Delivered',
   dropped: '✗ Dropped',
   rejected: '✗ Rejected',
-  'timed-out': '⌛ Timed out',
+  // Plain symbols only: ⌛ (U+231B) has no glyph in Debian's default fonts.
+  'timed-out': '✗ Timed out',
   'no-address': '∅ Nothing to dial',
 };
 
@@ -108,7 +109,7 @@ export function OutcomeBanner() {
     >
       <h2>
         {HEADLINE[o.kind]}
-        {count === 0 ? '' : ` — after ${count} steps`}
+        {count === 0 ? '' : ` — after ${count} ${count === 1 ? 'step' : 'steps'}`}
       </h2>
       <p>{o.summary}</p>
       <Facts outcome={o} />

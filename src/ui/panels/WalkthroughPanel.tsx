@@ -36,6 +36,10 @@ export function WalkthroughPanel() {
           </p>
         )}
       </div>
+      <p className="note story-help" data-testid="story-help">
+        <strong>▶ Play</strong> under the drawing runs this step’s connection;{' '}
+        <strong>Next ▶</strong> here moves the story on.
+      </p>
       <div className="story-nav">
         <CommandButton command={prevStory}>◀ Previous</CommandButton>
         <span className="muted">{active === null ? '—' : `${active + 1} / ${steps.length}`}</span>

@@ -18,7 +18,26 @@ function healthMark(c: Candidate | undefined): string {
   return c.eligible ? '✓ passing' : '✗ failing';
 }
 
-/** The cloud load balancer: its published address, ipMode, delivery and each target's health. */
+/**
+ * Where the balancer sends a connection: ipMode Proxy always opens its own connection to the
+ * NodePort; under VIP the delivery setting says whether it rewrites the destination to the
+ * NodePort or keeps the load-balancer address.
+ */
+function deliveryText(
+  ipMode: 'VIP' | 'Proxy',
+  delivery: SceneOptions['delivery'],
+  nodePort: number,
+  address: string,
+): string {
+  if (ipMode === 'Proxy') return `proxies to NodePort :${nodePort}`;
+  return delivery === 'NodePort' ? `delivers to NodePort :${nodePort}` : `delivers to ${address}`;
+}
+
+/**
+ * The cloud load balancer: its published address, ipMode, where it delivers and each target's
+ * health. While status.loadBalancer is empty the balancer is still being provisioned: there
+ * is no address, no ingress entry (so no ipMode) and nothing to health-check yet.
+ */
 export function LbBox({
   layout: l,
   service,
@@ -31,41 +50,63 @@ export function LbBox({
   const { x, y, w, h } = l.lb;
   const ingress = service?.ingress[0];
   const port = service?.ports[0]?.port ?? 80;
+  const address = ingress ? `${ingress.ip}:${port}` : '';
   return (
-    <g className={`lb${focusDecision ? ' focus' : ''}`} data-place="lb">
+    <g
+      className={`lb${focusDecision ? ' focus' : ''}`}
+      data-place="lb"
+      data-lb-state={ingress ? 'published' : 'pending'}
+    >
       <rect className="box lb-frame" x={x} y={y} width={w} height={h} rx={8} />
       <text className="title" x={x + 8} y={y + 18}>
         Load balancer
       </text>
       <g className={focusStatus ? 'focus-ring' : undefined}>
-        <text className={`detail mono${ingress ? '' : ' pending'}`} x={x + 8} y={y + 36}>
-          {ingress ? `${ingress.ip}:${port}` : 'EXTERNAL-IP <pending>'}
+        <text className={`detail mono${ingress ? '' : ' pending'}`} x={x + 8} y={y + 35}>
+          {ingress ? address : 'EXTERNAL-IP <pending>'}
         </text>
       </g>
-      <text className="detail" x={x + 8} y={y + 52}>
-        {scene.ipMode === 'Proxy'
-          ? `ipMode: Proxy → :${nodePort}`
-          : `ipMode: VIP → ${scene.delivery === 'NodePort' ? `:${nodePort}` : 'LB IP'}`}
-      </text>
-      <text className="detail muted" x={x + 8} y={y + 68}>
-        health checks
-      </text>
-      {l.nodes.map((n) => {
-        const exit = l.lbExits[n.name];
-        if (!exit) return null;
-        const c = health[n.name];
-        return (
-          <text
-            key={n.name}
-            className={`detail small${c && !c.eligible ? ' unhealthy' : ''}`}
-            x={x + 8}
-            y={exit.y + 4}
-          >
-            <title>{`${n.name}: ${c ? c.status : 'no health check result in this trace'}`}</title>
-            {`${n.name} ${healthMark(c)}`}
+      {ingress ? (
+        <>
+          <text className="detail" x={x + 8} y={y + 51} data-lb-line="ipmode">
+            {`ipMode: ${ingress.ipMode}`}
           </text>
-        );
-      })}
+          <text className="detail small" x={x + 8} y={y + 66} data-lb-line="delivery">
+            {deliveryText(ingress.ipMode, scene.delivery, nodePort, address)}
+          </text>
+          <text className="detail muted small" x={x + 8} y={y + 84}>
+            health checks
+          </text>
+          {l.nodes.map((n) => {
+            const exit = l.lbExits[n.name];
+            if (!exit) return null;
+            const c = health[n.name];
+            return (
+              <text
+                key={n.name}
+                className={`detail small${c && !c.eligible ? ' unhealthy' : ''}`}
+                x={x + 8}
+                y={exit.y + 4}
+              >
+                <title>{`${n.name}: ${c ? c.status : 'no health check result in this trace'}`}</title>
+                {`${n.name} ${healthMark(c)}`}
+              </text>
+            );
+          })}
+        </>
+      ) : (
+        <>
+          <text className="detail small" x={x + 8} y={y + 53} data-lb-line="provisioning">
+            being provisioned:
+          </text>
+          <text className="detail small" x={x + 8} y={y + 67}>
+            no address yet
+          </text>
+          <text className="detail muted small" x={x + 8} y={y + 84}>
+            no health checks yet
+          </text>
+        </>
+      )}
     </g>
   );
 }

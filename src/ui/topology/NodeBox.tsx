@@ -17,12 +17,16 @@ interface NodeBoxProps {
   onToggle: () => void;
 }
 
+/** Width of the "✗ down" badge: its text in a wide bold sans-serif, plus padding. */
+const DOWN_W = 58;
+
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /**
  * One node: name, InternalIP, its NodePort badge, kube-proxy, a host client if there is one,
  * and its pods. Clicking it (or Enter/Space on it) fails or restores the node. A failed node
- * is greyed AND dashed AND labelled "down", never told by colour alone.
+ * is greyed AND dashed AND labelled "down", never told by colour alone. Keyboard focus draws
+ * its own ring around the node, distinct from the failed styling.
  */
 export function NodeBox(props: NodeBoxProps) {
   const { node, box: l, failed, nodePort, client, activePlace } = props;
@@ -47,6 +51,17 @@ export function NodeBox(props: NodeBoxProps) {
       data-place={`node:${node.name}`}
       data-node-failed={failed}
     >
+      {/* Shown only while the node has keyboard focus: solid, outside the frame, in the focus
+          colour, so it never looks like the failed node's red dashed border. */}
+      <rect
+        className="node-focus-ring"
+        x={x - 4}
+        y={y - 4}
+        width={w + 8}
+        height={h + 8}
+        rx={11}
+        aria-hidden="true"
+      />
       <rect className="box node-frame" x={x} y={y} width={w} height={h} rx={8} />
       <text className="title" x={x + 8} y={y + 18}>
         {node.name}
@@ -54,14 +69,26 @@ export function NodeBox(props: NodeBoxProps) {
       <text className="detail mono small" x={x + 8} y={y + 33}>
         {node.internalIP}
       </text>
-      <text
-        className={`detail small status${failed || !node.ready ? ' bad' : ''}`}
-        x={x + w - 8}
-        y={y + 40}
-        textAnchor="end"
-      >
-        {status}
-      </text>
+      {failed ? (
+        // The "down" badge sits in the header, right of the address, where the Ready status
+        // is otherwise shown: it covers nothing below it.
+        <g className="down-label">
+          <title>{`${node.name} is down (NotReady): it answers nothing, not even health checks`}</title>
+          <rect x={x + w - 8 - DOWN_W} y={y + 27} width={DOWN_W} height={17} rx={5} />
+          <text x={x + w - 8 - DOWN_W / 2} y={y + 39.5} textAnchor="middle">
+            ✗ down
+          </text>
+        </g>
+      ) : (
+        <text
+          className={`detail small status${node.ready ? '' : ' bad'}`}
+          x={x + w - 8}
+          y={y + 40}
+          textAnchor="end"
+        >
+          {status}
+        </text>
+      )}
       <g className={`nodeport${props.focusNodePorts ? ' focus-ring' : ''}`}>
         <rect
           x={l.nodePortBadge.x}
@@ -136,14 +163,6 @@ export function NodeBox(props: NodeBoxProps) {
           </g>
         );
       })}
-      {failed && (
-        <g className="down-label">
-          <rect x={x + w / 2 - 44} y={l.kubeProxy.y + 8} width={88} height={28} rx={6} />
-          <text x={x + w / 2} y={l.kubeProxy.y + 27} textAnchor="middle">
-            ✗ down
-          </text>
-        </g>
-      )}
     </g>
   );
 }

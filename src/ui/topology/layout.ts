@@ -63,6 +63,8 @@ const NODE_HEADER = 46;
 const KP_HEIGHT = 44;
 const HOST_HEIGHT = 30;
 const POD_MAX = 46;
+/** The balancer's text lines above its per-target rows (name, address, ipMode, delivery, heading). */
+export const LB_HEADER = 90;
 /** Room kept free at the bottom of each node for the packet's label. */
 export const LABEL_ROOM = 62;
 
@@ -76,10 +78,10 @@ export function layout(
   height: number,
   clientName?: string,
 ): TopologyLayout {
-  /** A fraction of the width (columns: client 0–0.105, balancer 0.135–0.285, cluster 0.31–1). */
+  /** A fraction of the width (columns: client 0–0.095, balancer 0.108–0.305, cluster 0.33–1). */
   const fx = (f: number) => f * width;
   const client = cluster.clients.find((c) => c.name === clientName);
-  const clusterBox: Box = { x: fx(0.3), y: PAD, w: width - PAD - fx(0.3), h: height - 2 * PAD };
+  const clusterBox: Box = { x: fx(0.33), y: PAD, w: width - PAD - fx(0.33), h: height - 2 * PAD };
   const bus = { x1: clusterBox.x + 12, x2: clusterBox.x + clusterBox.w - 12, y: height - 40 };
   const nodeTop = clusterBox.y + 48;
   const nodeBottom = bus.y - 18;
@@ -126,12 +128,14 @@ export function layout(
     };
   });
 
-  const lbRowsTop = nodeTop + 86;
+  // Wide enough for its longest line ("delivers to NodePort :31000", "EXTERNAL-IP <pending>")
+  // in a wide sans-serif (DejaVu Sans), with room for five text lines above the target rows.
+  const lbRowsTop = nodeTop + LB_HEADER + 6;
   const lb: Box = {
-    x: fx(0.115),
+    x: fx(0.108),
     y: nodeTop,
-    w: fx(0.275) - fx(0.115),
-    h: 80 + Math.max(1, names.length) * 20,
+    w: fx(0.305) - fx(0.108),
+    h: LB_HEADER + Math.max(1, names.length) * 20,
   };
   const lbExits: Record<string, Point> = {};
   names.forEach((name, i) => (lbExits[name] = { x: lb.x + lb.w, y: lbRowsTop + i * 20 }));
