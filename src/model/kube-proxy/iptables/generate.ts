@@ -5,16 +5,39 @@
  * `syncProxyRules`, `writeServiceToEndpointRules`), read at
  * danwinship/kubernetes@07c76c3a11bef9f4a6de65237bc91adc2c5b50ee (v1.31/1.32 era), and
  * `../shared/reference/kube-proxy.md` §1. Assumed host capabilities, as on a current
- * distribution: iptables supports `--random-fully`, the nfacct counters exist,
- * `nf_conntrack_tcp_be_liberal` is 0. kubelet's own KUBE-FIREWALL jump is taken to exist
- * before kube-proxy starts (kubelet starts first), so kube-proxy's prepended jumps sit above it.
+ * distribution, unless {@link IptablesGenerateOptions} says otherwise: iptables supports
+ * `--random-fully`, the nfacct counters exist, `nf_conntrack_tcp_be_liberal` is 0. kubelet's
+ * own KUBE-FIREWALL jump is taken to exist before kube-proxy starts (kubelet starts first), so
+ * kube-proxy's prepended jumps sit above it.
  */
 import type { Cluster, ClusterNode } from '../../scenario/cluster';
 import { cidrContains } from '../../net/ip';
 import type { IptablesRuleset, Match, Table, Target } from './rule';
 import { comment as c, jump } from './build';
 import { writeServiceRules } from './serviceRules';
-import { RuleWriter, finishRuleset, BUILTIN_CHAINS } from './rule';
+import type { ServiceRuleContext } from './serviceRules';
+import { isLargeCluster } from './endpointSet';
+import { RuleWriter, finishRuleset, BUILTIN_CHAINS, formatKubeProxyMark } from './rule';
+
+/** Host and proxier facts the cluster does not carry; each defaults to a current host. */
+export interface IptablesGenerateOptions {
+  /** `iptables.HasRandomFully()`: MASQUERADE gets `--random-fully`. Default true. */
+  randomFully?: boolean;
+  /**
+   * The nfacct counters exist (`proxier.nfAcctCounters`): the INVALID drop counts into
+   * `ct_state_invalid_dropped_pkts`, and localhost NodePorts get their own counted rule.
+   * Default true.
+   */
+  nfacct?: boolean;
+  /** `nf_conntrack_tcp_be_liberal` is set: no INVALID drop rule at all. Default false. */
+  conntrackTCPLiberal?: boolean;
+  /**
+   * The masquerade mark as kube-proxy writes it into the restore payload
+   * (`proxier.masqueradeMark`). Default `%#08x` of the mark (`0x00004000`); kube-proxy's unit
+   * tests (`NewFakeProxier`) set `0x4000`. Only the rules' `restore` text uses it.
+   */
+  masqueradeMark?: string;
+}
 
 const KUBE_SERVICES = 'KUBE-SERVICES';
 const KUBE_EXTERNAL_SERVICES = 'KUBE-EXTERNAL-SERVICES';
@@ -140,12 +163,20 @@ function nodePortIPs(cluster: Cluster, node: ClusterNode): string[] {
  * Generates kube-proxy's iptables rules (filter and nat tables) for `nodeName`.
  * @throws {Error} `unknown node "<name>"` when the node is not in the cluster.
  */
-export function generateIptables(cluster: Cluster, nodeName: string): IptablesRuleset {
+export function generateIptables(
+  cluster: Cluster,
+  nodeName: string,
+  options: IptablesGenerateOptions = {},
+): IptablesRuleset {
   const node = cluster.nodes.find((n) => n.name === nodeName);
   if (!node) throw new Error(`unknown node "${nodeName}"`);
   const kp = cluster.kubeProxy;
-  const w = new RuleWriter();
   const mark = 1 << kp.masqueradeBit;
+  const markText = options.masqueradeMark;
+  const w = new RuleWriter((v) =>
+    markText !== undefined && v === mark ? markText : formatKubeProxyMark(v),
+  );
+  const nfacct = options.nfacct ?? true;
   const matchAll = kp.nodePortAddresses.length === 0;
   // newProxier: localhost NodePorts need the loopback range to be among the NodePort addresses.
   const localhostNodePorts =
@@ -173,7 +204,8 @@ export function generateIptables(cluster: Cluster, nodeName: string): IptablesRu
   // iptablesKubeletJumpChains: ensured on every full sync, whatever localhostNodePorts is.
   w.add('filter', 'INPUT', [], jump(KUBE_FIREWALL));
   w.add('filter', 'OUTPUT', [], jump(KUBE_FIREWALL));
-  w.chain('filter', KUBE_FIREWALL);
+  // kubelet's chain; kube-proxy writes it into its payload only with its rule (below).
+  w.chain('filter', KUBE_FIREWALL).restored = localhostNodePorts;
 
   for (const name of [
     KUBE_SERVICES,
@@ -185,9 +217,10 @@ export function generateIptables(cluster: Cluster, nodeName: string): IptablesRu
     w.chain('filter', name);
   for (const name of [KUBE_SERVICES, KUBE_NODEPORTS, KUBE_POSTROUTING, KUBE_MARK_MASQ])
     w.chain('nat', name);
-  // ipt.Monitor's canary chains (kube-proxy creates them in mangle, nat and filter).
-  w.chain('filter', KUBE_PROXY_CANARY);
-  w.chain('nat', KUBE_PROXY_CANARY);
+  // ipt.Monitor's canary chains (kube-proxy creates them in mangle, nat and filter, with
+  // `iptables -N`, not in the restore payload).
+  w.chain('filter', KUBE_PROXY_CANARY).restored = false;
+  w.chain('nat', KUBE_PROXY_CANARY).restored = false;
 
   w.add('nat', KUBE_POSTROUTING, [{ kind: 'mark', value: mark, mask: mark, not: true }], {
     kind: 'RETURN',
@@ -195,7 +228,7 @@ export function generateIptables(cluster: Cluster, nodeName: string): IptablesRu
   w.add('nat', KUBE_POSTROUTING, [], { kind: 'MARK', op: 'xor', value: mark });
   w.add('nat', KUBE_POSTROUTING, [c('kubernetes service traffic requiring SNAT')], {
     kind: 'MASQUERADE',
-    randomFully: true,
+    randomFully: options.randomFully ?? true,
   });
   w.add('nat', KUBE_MARK_MASQ, [], { kind: 'MARK', op: 'or', value: mark });
 
@@ -213,8 +246,15 @@ export function generateIptables(cluster: Cluster, nodeName: string): IptablesRu
     );
   }
 
-  for (const svc of cluster.services)
-    writeServiceRules(w, cluster, node, svc, localCIDR, localhostNodePorts);
+  const ctx: ServiceRuleContext = {
+    cluster,
+    node,
+    localCIDR,
+    // The counted localhost NodePort rule needs its nfacct counter (`nfAcctCounters`).
+    localhostNodePortRule: localhostNodePorts && nfacct,
+    largeClusterMode: isLargeCluster(cluster),
+  };
+  for (const svc of cluster.services) writeServiceRules(w, ctx, svc);
 
   if (matchAll) {
     const m: Match[] = [
@@ -238,15 +278,11 @@ export function generateIptables(cluster: Cluster, nodeName: string): IptablesRu
     }
   }
 
-  w.add(
-    'filter',
-    KUBE_FORWARD,
-    [
-      { kind: 'ctstate', states: ['INVALID'], not: false },
-      { kind: 'nfacct', name: 'ct_state_invalid_dropped_pkts' },
-    ],
-    { kind: 'DROP' },
-  );
+  if (!options.conntrackTCPLiberal) {
+    const invalid: Match[] = [{ kind: 'ctstate', states: ['INVALID'], not: false }];
+    if (nfacct) invalid.push({ kind: 'nfacct', name: 'ct_state_invalid_dropped_pkts' });
+    w.add('filter', KUBE_FORWARD, invalid, { kind: 'DROP' });
+  }
   w.add(
     'filter',
     KUBE_FORWARD,

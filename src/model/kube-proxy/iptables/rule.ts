@@ -1,7 +1,8 @@
 /**
  * iptables rules as data: each rule keeps its matches and target in structured form (for
- * the walker) and its text exactly as `iptables-save` prints it (for the rules view), both
- * made by one builder so they cannot disagree.
+ * the walker), its text exactly as `iptables-save` prints it (for the rules view) and exactly
+ * as kube-proxy writes it into its `iptables-restore` input (for golden tests against
+ * kube-proxy's own test expectations), all made by one builder so they cannot disagree.
  *
  * `iptables-save` print order (iptables 1.8, `nft` and legacy backends alike): `-s`, `-d`,
  * `-p` first, then each `-m` match in the order it was given, then `-j` and the target's
@@ -12,6 +13,7 @@
  */
 import type { Protocol } from '../../net/ip';
 import type { RuleLine } from '../types';
+import { goFixed, goHex08 } from './goFormat';
 
 /** Netfilter tables kube-proxy writes in iptables mode. */
 export type Table = 'filter' | 'nat';
@@ -52,6 +54,8 @@ export interface Rule {
   target: Target;
   /** The rule as `iptables-save` prints it, starting `-A CHAIN`. */
   text: string;
+  /** The rule as kube-proxy writes it into `iptables-restore` input ({@link restoreText}). */
+  restore: string;
 }
 
 /** A chain and its rules, in order. */
@@ -60,6 +64,12 @@ export interface Chain {
   name: string;
   /** Built-in chains (PREROUTING, INPUT, …) have a policy; kube-proxy's are user chains. */
   builtin: boolean;
+  /**
+   * Declared (`:NAME - [0:0]`) in kube-proxy's `iptables-restore` payload. False for
+   * built-in chains and for chains created outside it: the KUBE-PROXY-CANARY chains of
+   * `ipt.Monitor`, and KUBE-FIREWALL when kube-proxy does not write its rule.
+   */
+  restored: boolean;
   rules: Rule[];
 }
 
@@ -75,7 +85,7 @@ export interface IptablesRuleset {
   masqueradeMark: number;
 }
 
-/** `%#08x` as Go prints it: `0x4000` for 1<<14. */
+/** A mark as iptables-save prints it (`0x%x`, libxt_mark.c): `0x4000` for 1<<14. */
 export function formatMark(v: number): string {
   return `0x${v.toString(16)}`;
 }
@@ -84,8 +94,20 @@ export function formatMark(v: number): string {
  * The probability string kube-proxy writes: `%0.10f` of the value (`computeProbability`,
  * proxier.go), which is what iptables parses.
  */
+export function formatWrittenProbability(p: number): string {
+  return goFixed(p, 10);
+}
+
+/**
+ * The masquerade mark as kube-proxy writes it: `fmt.Sprintf("%#08x", 1<<masqueradeBit)`
+ * (`newProxier`, proxier.go), 8 zero-padded hex digits after `0x`: `0x00004000`.
+ */
+export function formatKubeProxyMark(v: number): string {
+  return goHex08(v);
+}
+
 function written(p: number): number {
-  return Number(p.toFixed(10));
+  return Number(formatWrittenProbability(p));
 }
 
 /**
@@ -194,15 +216,97 @@ export function ruleText(chain: string, matches: Match[], target: Target): strin
   return parts.join(' ');
 }
 
-/** Collects the rules of one rule set; `add` assigns ids and text. */
+/**
+ * A comment as kube-proxy writes it. Every comment with a space in it is written with literal
+ * quotes (`fmt.Sprintf(`"%s cluster IP"`, …)`, `"kubernetes forwarding rules"`, …); the bare
+ * service port name in KUBE-NODEPORTS and KUBE-SEP- chains (`appendServiceCommentLocked`),
+ * which never contains a space, is written unquoted.
+ */
+function restoreComment(text: string): string {
+  return /\s/.test(text) ? `"${text}"` : text;
+}
+
+/** Prints one match as kube-proxy writes it. */
+function restoreMatch(m: Match, mark: (v: number) => string): string {
+  switch (m.kind) {
+    case 'src':
+      return `${m.not ? '! ' : ''}-s ${m.cidr}`;
+    case 'dst':
+      return `${m.not ? '! ' : ''}-d ${m.cidr}`;
+    case 'proto':
+      return `-m ${m.proto} -p ${m.proto}`;
+    case 'comment':
+      return `-m comment --comment ${restoreComment(m.text)}`;
+    case 'dport':
+      return `--dport ${m.port}`;
+    case 'addrtype':
+      return `-m addrtype --${m.dir}-type ${m.type}`;
+    case 'mark':
+      return `-m mark ${m.not ? '! ' : ''}--mark ${mark(m.value)}/${mark(m.mask)}`;
+    case 'ctstate':
+      return `-m conntrack ${m.not ? '! ' : ''}--ctstate ${m.states.join(',')}`;
+    case 'statistic':
+      return `-m statistic --mode random --probability ${formatWrittenProbability(m.probability)}`;
+    case 'recent':
+      return m.mode === 'rcheck'
+        ? `-m recent --name ${m.name} --rcheck --seconds ${m.seconds ?? 0} --reap`
+        : `-m recent --name ${m.name} --set`;
+    case 'nfacct':
+      return `-m nfacct --nfacct-name ${m.name}`;
+  }
+}
+
+function restoreTarget(t: Target, mark: (v: number) => string): string {
+  switch (t.kind) {
+    case 'jump':
+      return `-j ${t.chain}`;
+    case 'DNAT':
+      return `-j DNAT --to-destination ${t.to}`;
+    case 'MARK':
+      return `-j MARK --${t.op}-mark ${mark(t.value)}`;
+    case 'MASQUERADE':
+      return `-j MASQUERADE${t.randomFully ? ' --random-fully' : ''}`;
+    case 'REJECT':
+    case 'RETURN':
+    case 'ACCEPT':
+    case 'DROP':
+      return `-j ${t.kind}`;
+    case 'none':
+      return '';
+  }
+}
+
+/**
+ * Prints a rule exactly as kube-proxy writes it into its `iptables-restore` input
+ * (`syncProxyRules`, proxier.go): the matches in the order given, `-m tcp -p tcp` for the
+ * protocol, addresses as given (no `/32`), comments quoted as kube-proxy quotes them,
+ * probabilities as `%0.10f`, `--or-mark`/`--xor-mark`, a bare `-j REJECT`.
+ * @param mark how the masquerade mark is written; kube-proxy's `%#08x` by default
+ */
+export function restoreText(
+  chain: string,
+  matches: Match[],
+  target: Target,
+  mark: (v: number) => string = formatKubeProxyMark,
+): string {
+  const parts = [`-A ${chain}`, ...matches.map((m) => restoreMatch(m, mark))];
+  const tt = restoreTarget(target, mark);
+  if (tt) parts.push(tt);
+  return parts.join(' ');
+}
+
+/** Collects the rules of one rule set; `add` assigns ids and both texts. */
 export class RuleWriter {
   readonly tables: Record<Table, Map<string, Chain>> = { filter: new Map(), nat: new Map() };
 
-  /** Declares a chain (idempotent). */
+  /** @param mark how the masquerade mark is written in {@link Rule.restore} */
+  constructor(private readonly mark: (v: number) => string = formatKubeProxyMark) {}
+
+  /** Declares a chain (idempotent); user chains are part of the restore payload by default. */
   chain(table: Table, name: string, builtin = false): Chain {
     const existing = this.tables[table].get(name);
     if (existing) return existing;
-    const c: Chain = { table, name, builtin, rules: [] };
+    const c: Chain = { table, name, builtin, restored: !builtin, rules: [] };
     this.tables[table].set(name, c);
     return c;
   }
@@ -218,6 +322,7 @@ export class RuleWriter {
       matches,
       target,
       text: ruleText(chain, matches, target),
+      restore: restoreText(chain, matches, target, this.mark),
     };
     c.rules.push(rule);
     return rule;
@@ -259,6 +364,8 @@ export function formatTable(ruleset: IptablesRuleset, table: Table): string {
 export function formatRuleset(ruleset: IptablesRuleset): string {
   return `${formatTable(ruleset, 'filter')}\n${formatTable(ruleset, 'nat')}\n`;
 }
+
+export { formatRestore } from './restore';
 
 /** Sorts a writer's chains into iptables-save order and freezes them into a rule set. */
 export function finishRuleset(

@@ -10,6 +10,22 @@ import { categorizeEndpoints, endpointString } from '../endpoints';
 import { endpointChainName, serviceChainNames } from './hash';
 import type { Match, RuleWriter } from './rule';
 import { comment as c, jump } from './build';
+import { endpointSet } from './endpointSet';
+
+/** What every Service's rules on one node share. */
+export interface ServiceRuleContext {
+  cluster: Cluster;
+  node: ClusterNode;
+  /** The local-traffic detector's CIDR (`IfLocal`/`IfNotLocal`); none without a detector. */
+  localCIDR: string | undefined;
+  /**
+   * Write the counted `-d 127.0.0.0/8 … -m nfacct` NodePort rule (localhost NodePorts on IPv4
+   * with the `localhost_nps_accepted_pkts` counter present).
+   */
+  localhostNodePortRule: boolean;
+  /** `largeClusterMode`: no comments in KUBE-SEP- rules and the jumps to them. */
+  largeClusterMode: boolean;
+}
 
 /**
  * The per-service-port part of `syncProxyRules` (proxier.go), in the order it writes:
@@ -17,14 +33,10 @@ import { comment as c, jump } from './build';
  * rules when there are no usable endpoints), NodePort and healthCheckNodePort rules, then
  * the KUBE-EXT-, KUBE-FW-, KUBE-SVC-/KUBE-SVL- and KUBE-SEP- chains.
  */
-export function writeServiceRules(
-  w: RuleWriter,
-  cluster: Cluster,
-  node: ClusterNode,
-  svc: ServiceModel,
-  localCIDR: string | undefined,
-  localhostNodePorts: boolean,
-): void {
+export function writeServiceRules(w: RuleWriter, ctx: ServiceRuleContext, svc: ServiceModel): void {
+  const { cluster, node, localCIDR, localhostNodePortRule } = ctx;
+  // appendServiceCommentLocked: the per-endpoint comments go in large clusters.
+  const epComment = (text: string): Match[] => (ctx.largeClusterMode ? [] : [c(text)]);
   const externallyAccessible = svc.type !== 'ClusterIP' || svc.externalIPs.length > 0;
   // ipMode Proxy ingress IPs are skipped (servicechangetracker.go, proxyutil.IsVIPMode).
   const lbVIPs = svc.ingress.filter((i) => i.ipMode === 'VIP').map((i) => i.ip);
@@ -32,7 +44,7 @@ export function writeServiceRules(
     const S = servicePortKey(svc, port.name);
     const p = port.protocol;
     const names = serviceChainNames(S, p);
-    const eps = categorizeEndpoints(cluster.endpoints[S] ?? [], svc, node.name);
+    const eps = categorizeEndpoints(endpointSet(cluster.endpoints[S] ?? []), svc, node.name);
     const hasEndpoints = eps.hasAny;
     const usesClusterChain = eps.cluster.length > 0;
     const usesLocalChain =
@@ -134,7 +146,7 @@ export function writeServiceRules(
 
     if (port.nodePort !== 0) {
       if (hasEndpoints) {
-        if (localhostNodePorts)
+        if (localhostNodePortRule)
           w.add(
             'nat',
             'KUBE-NODEPORTS',
@@ -264,7 +276,7 @@ export function writeServiceRules(
             'nat',
             chain,
             [
-              c(`${S} -> ${endpointString(ep)}`),
+              ...epComment(`${S} -> ${endpointString(ep)}`),
               { kind: 'recent', name: sep, mode: 'rcheck', seconds: svc.affinityTimeoutSeconds },
             ],
             jump(sep),
@@ -272,7 +284,7 @@ export function writeServiceRules(
         }
       list.forEach((ep, i) => {
         const sep = endpointChainName(S, p, endpointString(ep));
-        const m: Match[] = [c(`${S} -> ${endpointString(ep)}`)];
+        const m: Match[] = epComment(`${S} -> ${endpointString(ep)}`);
         if (i < list.length - 1) m.push({ kind: 'statistic', probability: 1 / (list.length - i) });
         w.add('nat', chain, m, jump(sep));
       });
@@ -283,8 +295,13 @@ export function writeServiceRules(
     for (const ep of eps.allReachable) {
       const sep = endpointChainName(S, p, endpointString(ep));
       w.chain('nat', sep);
-      w.add('nat', sep, [c(S), { kind: 'src', cidr: ep.ip, not: false }], jump('KUBE-MARK-MASQ'));
-      const m: Match[] = [c(S)];
+      w.add(
+        'nat',
+        sep,
+        [...epComment(S), { kind: 'src', cidr: ep.ip, not: false }],
+        jump('KUBE-MARK-MASQ'),
+      );
+      const m: Match[] = epComment(S);
       if (svc.sessionAffinity === 'ClientIP') m.push({ kind: 'recent', name: sep, mode: 'set' });
       m.push(proto);
       w.add('nat', sep, m, { kind: 'DNAT', to: endpointString(ep) });

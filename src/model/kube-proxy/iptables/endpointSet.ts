@@ -1,0 +1,39 @@
+/**
+ * The endpoints kube-proxy's iptables proxier holds per service port, and the cluster-size
+ * switch they drive. Sources: kubernetes `pkg/proxy/endpointslicecache.go`
+ * (`EndpointSliceCache.addEndpoints`) and `pkg/proxy/iptables/proxier.go` (`syncProxyRules`,
+ * `largeClusterEndpointsThreshold`, `appendServiceCommentLocked`).
+ */
+import type { Cluster, EndpointModel } from '../../scenario/cluster';
+import { servicePortKey } from '../../scenario/cluster';
+import { endpointString } from '../endpoints';
+
+/** Above this many endpoints in total, kube-proxy drops the per-endpoint comments. */
+export const LARGE_CLUSTER_ENDPOINTS_THRESHOLD = 1000;
+
+/**
+ * One endpoint per `ip:port`, as `addEndpoints` keeps them: when the same address is listed
+ * twice (an endpoint moving between slices, or a pod IP reused while the old pod terminates),
+ * a later entry replaces an earlier one unless the later one is terminating.
+ */
+export function endpointSet(list: readonly EndpointModel[]): EndpointModel[] {
+  const set = new Map<string, EndpointModel>();
+  for (const ep of list) {
+    const key = endpointString(ep);
+    if (!set.has(key) || !ep.terminating) set.set(key, ep);
+  }
+  return [...set.values()];
+}
+
+/**
+ * `largeClusterMode`: the total of all service ports' endpoints (ready or not) is above
+ * {@link LARGE_CLUSTER_ENDPOINTS_THRESHOLD}; then `appendServiceCommentLocked` leaves the
+ * `-m comment` out of the KUBE-SEP- rules and of the KUBE-SVC-/KUBE-SVL- rules that jump to them.
+ */
+export function isLargeCluster(cluster: Cluster): boolean {
+  let total = 0;
+  for (const svc of cluster.services)
+    for (const port of svc.ports)
+      total += endpointSet(cluster.endpoints[servicePortKey(svc, port.name)] ?? []).length;
+  return total > LARGE_CLUSTER_ENDPOINTS_THRESHOLD;
+}
