@@ -84,7 +84,7 @@ export interface EndpointModel {
   nodeName: string;
   /** `conditions.ready`; nil counts as ready. */
   ready: boolean;
-  /** `conditions.serving`; nil takes the value of ready. */
+  /** `conditions.serving`; nil counts as serving (kube-proxy's reading). */
   serving: boolean;
   /** `conditions.terminating`; nil counts as false. */
   terminating: boolean;

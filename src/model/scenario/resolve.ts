@@ -7,8 +7,8 @@
  *   `Cluster` for NodePort/LoadBalancer, internalTrafficPolicy `Cluster`, sessionAffinity
  *   `None`, protocol `TCP`, targetPort = port, ClientIP timeout 10800 s; `ipMode` defaults to
  *   `VIP` when `ip` is set (SetDefaults_LoadBalancerIngress, KEP-1860).
- * - EndpointSlice conditions: ready nil ⇒ ready; serving nil ⇒ ready's value; terminating
- *   nil ⇒ false (`pkg/proxy/endpointslicecache.go`).
+ * - EndpointSlice conditions as kube-proxy reads them: ready nil ⇒ true; serving nil ⇒ true;
+ *   terminating nil ⇒ false; only `addresses[0]` (`pkg/proxy/endpointslicecache.go`).
  * - kube-proxy: mode iptables, masqueradeBit 14, localhostNodePorts true, detectLocalMode
  *   ClusterCIDR (`pkg/proxy/apis/config/v1alpha1/defaults.go`).
  */
@@ -145,18 +145,19 @@ function resolveSlices(
       const list = out[key];
       if (!list || sp.port === undefined) continue;
       for (const ep of slice.endpoints ?? []) {
-        const ready = ep.conditions?.ready ?? true;
-        for (const ip of ep.addresses) {
-          list.push({
-            ip,
-            port: sp.port,
-            nodeName: ep.nodeName ?? '',
-            ready,
-            serving: ep.conditions?.serving ?? ready,
-            terminating: ep.conditions?.terminating ?? false,
-            podName: ep.targetRef?.kind === 'Pod' ? (ep.targetRef.name ?? '') : '',
-          });
-        }
+        // kube-proxy uses only the first address of an endpoint (all of them are fungible,
+        // per the EndpointSlice API) — endpointslicecache.go addEndpoints.
+        const ip = ep.addresses[0];
+        if (ip === undefined) continue;
+        list.push({
+          ip,
+          port: sp.port,
+          nodeName: ep.nodeName ?? '',
+          ready: ep.conditions?.ready ?? true,
+          serving: ep.conditions?.serving ?? true,
+          terminating: ep.conditions?.terminating ?? false,
+          podName: ep.targetRef?.kind === 'Pod' ? (ep.targetRef.name ?? '') : '',
+        });
       }
     }
   }
