@@ -41,3 +41,43 @@ test('rules panel: a note offers the node of the current kube-proxy step', async
   await expect(picker).toBeFocused();
   await expect(note).toHaveCount(0);
 });
+
+test.describe('rules panel', () => {
+  test('explains the current rule, and any line under the keyboard cursor', async ({ page }) => {
+    const app = await new AppPage(page).goto();
+    await app.goToStory(4); // node-1's DNAT step
+    const explain = page.getByTestId('rule-explain');
+    await expect(explain).toContainText(
+      'DNAT: rewrite the destination to the pod 10.244.1.5:8080.',
+    );
+    // The chain the packet followed is marked on its declaration line.
+    await expect(app.rules.locator('[data-followed="true"]').first()).toBeVisible();
+    const listing = app.rules.locator('.rules-scroll');
+    await listing.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(explain).toContainText('This line:');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/rules-explain.png`, fullPage: true });
+  });
+
+  test('compare: what changes on node-2 when externalTrafficPolicy flips to Local', async ({
+    page,
+  }) => {
+    const app = await new AppPage(page).goto();
+    await page.getByRole('combobox', { name: /^Node/ }).selectOption('node-2');
+    await page.getByTestId('rules-compare').selectOption('policy');
+    await expect(page.getByTestId('rules-diff-summary')).toContainText(
+      'externalTrafficPolicy Cluster → Local',
+    );
+    // proxier.go: with Local and no local endpoint, kube-proxy adds DROP rules…
+    await expect(
+      app.rules.locator('[data-change="added"]', { hasText: 'has no local endpoints' }).first(),
+    ).toBeVisible();
+    // …and KUBE-EXT loses the Cluster masquerade rule.
+    await expect(
+      app.rules.locator('[data-change="removed"]', {
+        hasText: 'masquerade traffic for default/web:http external destinations',
+      }),
+    ).toHaveCount(1);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/rules-diff.png`, fullPage: true });
+  });
+});

@@ -182,7 +182,11 @@ export const setProxyMode = (proxyMode: NonNullable<SceneOptions['proxyMode']>):
   id: `proxymode-${proxyMode}`,
   label: label(proxyMode),
   enabled: always,
-  perform: (store) => changeScene(store, { proxyMode }),
+  // Same connection, other rules: keep the step (clamped) and the walkthrough.
+  perform: (store) => {
+    const s = store.getState();
+    s.setScene({ ...s.scene, proxyMode }, 'clamp');
+  },
 });
 
 /** Delivery only matters under ipMode VIP: with Proxy the balancer always proxies to the NodePort. */
@@ -284,7 +288,10 @@ export const goToStory = (index: number): Command => ({
     const story = DEFAULT_WALKTHROUGH.steps[index];
     if (!story) return;
     const s = store.getState();
-    s.setScene({ ...DEFAULT_SCENE, ...story.scene }, 'reset');
+    // The story sets its own toggles; the kube-proxy mode the learner chose stays, so the
+    // same story can be read in iptables, nftables or IPVS.
+    const proxyMode = s.scene.proxyMode;
+    s.setScene({ ...DEFAULT_SCENE, ...(proxyMode ? { proxyMode } : {}), ...story.scene }, 'reset');
     s.setStepIndex(storyStepIndex(selectTrace(store.getState()), story));
     s.setWalkthroughStep(index);
   },

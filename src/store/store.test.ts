@@ -16,6 +16,7 @@ import {
   run,
   setClient,
   setDial,
+  setProxyMode,
   slower,
   toggleIpMode,
   toggleNodeFailure,
@@ -257,5 +258,21 @@ describe('walkthrough commands', () => {
     expect(d.store.getState().ui.walkthroughStep).toBe(1);
     d.do(togglePolicy);
     expect(d.store.getState().ui.walkthroughStep).toBeNull();
+  });
+});
+
+describe('kube-proxy mode switch', () => {
+  it('keeps the step and the story, and the story keeps the mode', () => {
+    const d = driver(createAppStore({ story: 4 }));
+    const at = d.index();
+    const before = d.step()?.rule;
+    expect(before?.kind === 'kube-proxy' ? before.mode : undefined).toBe('iptables');
+    d.do(setProxyMode('nftables'));
+    expect(d.index()).toBe(at);
+    expect(d.store.getState().ui.walkthroughStep).toBe(4);
+    const rule = d.step()?.rule;
+    expect(rule?.kind === 'kube-proxy' ? rule.mode : undefined).toBe('nftables');
+    d.do(goToStory(1));
+    expect(d.store.getState().scene.proxyMode).toBe('nftables');
   });
 });

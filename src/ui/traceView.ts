@@ -44,6 +44,17 @@ export function matchedRuleIds(trace: Trace, index: number, node: string): Set<s
   return ids;
 }
 
+/** The chains the packet entered on `node` up to step `index` (names without table). */
+export function followedChains(trace: Trace, index: number, node: string): Set<string> {
+  const names = new Set<string>();
+  for (const s of trace.steps.slice(0, index + 1))
+    if (s.rule?.kind === 'kube-proxy' && s.rule.node === node) {
+      for (const h of s.rule.trail) names.add(h.chain);
+      names.add(s.rule.chain);
+    }
+  return names;
+}
+
 /** The chain trail of a kube-proxy step, or an empty list. */
 export function trailOf(step: TraceStep | undefined): RuleHit[] {
   return step?.rule?.kind === 'kube-proxy' ? step.rule.trail : [];

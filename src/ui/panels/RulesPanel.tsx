@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useRef } from 'react';
-import type { RuleLine } from '../../model/kube-proxy/types';
+import { useMemo, useRef, useState } from 'react';
+import { derive } from '../../store/derive';
 import {
   selectRules,
+  selectScene,
   selectSelectedNode,
   selectStep,
   selectStepIndex,
@@ -9,7 +10,11 @@ import {
   useAppStore,
   useAppStoreApi,
 } from '../../store';
-import { matchedRuleIds } from '../traceView';
+import { followedChains, matchedRuleIds } from '../traceView';
+import { compareOptions } from '../rules/compare';
+import { RuleListing } from '../rules/RuleListing';
+import type { ListedLine } from '../rules/RuleListing';
+import { diffRuleLines } from '../rulesDiff';
 
 /** What each mode's dump is called on a node. */
 const TOOL: Record<string, string> = {
@@ -18,64 +23,86 @@ const TOOL: Record<string, string> = {
   ipvs: 'ipvsadm -Ln, ipset list and ip addr show kube-ipvs0',
 };
 
-/** The selected node's full rule dump in its kube-proxy mode; matched lines marked, the current one in view. */
+/**
+ * The selected node's full rule dump in its kube-proxy mode: the lines matched so far and the
+ * chains followed marked, the current one in view, each line explained on hover or focus; or,
+ * in compare mode, what changes in these rules when one toggle flips.
+ */
 export function RulesPanel() {
   const rules = useAppStore(selectRules);
   const node = useAppStore(selectSelectedNode);
   const trace = useAppStore(selectTrace);
   const index = useAppStore(selectStepIndex);
   const step = useAppStore(selectStep);
+  const scene = useAppStore(selectScene);
+  const objects = useAppStore((s) => s.objects);
+  const [compare, setCompare] = useState('');
   const rs = rules?.[node];
-  const matched = useMemo(() => matchedRuleIds(trace, index, node), [trace, index, node]);
+  const options = useMemo(
+    () => compareOptions(scene, node, Object.keys(rules ?? {})),
+    [scene, node, rules],
+  );
+  const option = options.find((o) => o.id === compare);
   const current =
     step?.rule?.kind === 'kube-proxy' && step.rule.node === node ? step.rule.ruleId : undefined;
-  const lines: RuleLine[] = rs?.lines ?? [];
-  const box = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    const container = box.current;
-    const el = container?.querySelector<HTMLElement>('[data-current="true"]');
-    if (!container || !el) return;
-    const top =
-      el.getBoundingClientRect().top - container.getBoundingClientRect().top + container.scrollTop;
-    const visible =
-      top >= container.scrollTop &&
-      top + el.offsetHeight <= container.scrollTop + container.clientHeight;
-    if (!visible) container.scrollTop = Math.max(0, top - container.clientHeight / 3);
-  }, [current, node]);
+  const lines: ListedLine[] = useMemo(() => {
+    if (!rs) return [];
+    if (option) {
+      const other = derive(objects, option.scene);
+      const to = other.ok ? (other.result.rules[node]?.lines ?? []) : [];
+      return diffRuleLines(rs.lines, to);
+    }
+    const matched = matchedRuleIds(trace, index, node);
+    const followed = followedChains(trace, index, node);
+    return rs.lines.map((l) => ({
+      ...l,
+      matched: l.ruleId !== undefined && matched.has(l.ruleId),
+      current: l.ruleId !== undefined && l.ruleId === current,
+      followed:
+        l.ruleId === undefined &&
+        l.chain !== undefined &&
+        followed.has(l.chain.replace(/^(nat|filter)\//, '')),
+    }));
+  }, [rs, option, objects, node, trace, index, current]);
 
   if (!rs) return <p className="empty">No rules for {node || 'this node'}.</p>;
+  const counts = option
+    ? {
+        added: lines.filter((l) => l.change === 'added').length,
+        removed: lines.filter((l) => l.change === 'removed').length,
+      }
+    : undefined;
   return (
-    <div
-      className="rules-scroll"
-      ref={box}
-      tabIndex={0}
-      data-own-keys
-      aria-label={`${TOOL[rs.mode] ?? rs.mode} output of ${node}`}
-      data-mode={rs.mode}
-      data-node={node}
-    >
-      <pre className="mono rules">
-        {lines.map((l, i) => {
-          const isCurrent = l.ruleId !== undefined && l.ruleId === current;
-          const isMatched = l.ruleId !== undefined && matched.has(l.ruleId);
-          return (
-            <span
-              key={i}
-              className={`line${isMatched ? ' matched' : ''}${isCurrent ? ' current' : ''}`}
-              data-rule-id={l.ruleId}
-              data-matched={isMatched || undefined}
-              data-current={isCurrent || undefined}
-            >
-              <span className="gutter" aria-hidden={!isMatched}>
-                {isCurrent ? '▶ ' : isMatched ? '✓ ' : '  '}
-              </span>
-              {l.text}
-              {'\n'}
-            </span>
-          );
-        })}
-      </pre>
+    <div className="rules-body" data-mode={rs.mode} data-node={node}>
+      <div className="rules-toolbar">
+        <label>
+          Compare with{' '}
+          <select
+            value={compare}
+            onChange={(e) => setCompare(e.target.value)}
+            data-testid="rules-compare"
+          >
+            <option value="">— (show this trace’s path)</option>
+            {options.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {counts && (
+          <span className="diff-summary" data-testid="rules-diff-summary">
+            {option?.label}: <span className="diff-added">+{counts.added}</span> lines,{' '}
+            <span className="diff-removed">−{counts.removed}</span> lines on {node}
+          </span>
+        )}
+      </div>
+      <RuleListing
+        lines={lines}
+        mode={rs.mode}
+        label={`${TOOL[rs.mode] ?? rs.mode} output of ${node}${option ? `, compared with ${option.label}` : ''}`}
+      />
     </div>
   );
 }
