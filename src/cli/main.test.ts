@@ -42,6 +42,39 @@ describe('datapath CLI', () => {
     });
   });
 
+  it('flow in nftables and IPVS modes gives the same answer for the NodePort packet', () => {
+    for (const mode of ['nftables', 'ipvs']) {
+      const r = datapath(
+        'flow',
+        '--mode',
+        mode,
+        '--node',
+        'node-2',
+        '--src',
+        '198.51.100.23',
+        '--dst',
+        '192.168.0.12',
+        '--dport',
+        '31000',
+        FILE,
+        '--json',
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({
+        verdict: 'DNAT',
+        endpoints: ['10.244.1.5:8080', '10.244.3.9:8080'],
+        masquerade: true,
+      });
+    }
+  });
+
+  it('rules --mode nftables prints the nft table', () => {
+    const r = datapath('rules', '--mode', 'nftables', '--node', 'node-1', FILE);
+    expect(r.status).toBe(0);
+    expect(r.stdout.startsWith('table ip kube-proxy {')).toBe(true);
+    expect(r.stdout).toContain('\t\tmeta l4proto tcp dnat to 10.244.1.5:8080');
+  });
+
   it('flow for a packet no kube-proxy rule touches says NONE', () => {
     const r = datapath(
       'flow',
