@@ -1,0 +1,207 @@
+/**
+ * Validation of pasted manifests as the API server would validate them, all problems at
+ * once, each with the line and column of the offending value.
+ *
+ * Reads YAML or JSON: one object, several YAML documents, a `kind: List` (`items[i]`) or a
+ * top-level list. Kinds the model does not use are skipped silently (the loader names them).
+ * Unlike `loadObjects` (./load.ts, which throws at the first syntax error), a document with a
+ * syntax error becomes a problem and the other documents are still read.
+ *
+ * The rules and their sources are listed in ./checks.ts and ./service-checks.ts. Messages
+ * are apimachinery `field.Error` lines (`<path>: Invalid value: <v>: <detail>` and so on),
+ * except the warnings, which are ours and say so by their severity.
+ */
+import { LineCounter, parseAllDocuments } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import type { ScenarioObject } from '../k8s/objects';
+import { Checker, checkEndpointSlice, checkNode, checkPod, isObj, prop, type Obj } from './checks';
+import { nodeAt, positionOf } from './positions';
+import {
+  checkService,
+  NodePortAllocator,
+  podFacts,
+  selectorWarnings,
+  type ServiceFacts,
+} from './service-checks';
+
+/** One problem in the pasted text. */
+export interface Problem {
+  /** `error`: the API server would refuse the object (or the model cannot use it); `warning`: it would be accepted but probably is not what was meant. */
+  severity: 'error' | 'warning';
+  /** The object, e.g. `Service default/web`; `''` for a syntax error. */
+  object: string;
+  /**
+   * The field in the input, relative to the object, e.g. `spec.ports[0].nodePort`; `''` for a
+   * syntax error. For `loadBalancerSourceRanges` the message keeps upstream's spelling
+   * `spec.LoadBalancerSourceRanges`.
+   */
+  path: string;
+  /** The full kubectl-style line, e.g. `spec.ports[0].nodePort: Invalid value: 29999: provided port is not in the valid range. The range of valid ports is 30000-32767`. */
+  message: string;
+  /** 1-based line of the offending value (or of the nearest enclosing one that is present). */
+  line?: number;
+  /** 1-based column of the same. */
+  column?: number;
+}
+
+/** The result of {@link validateText}. */
+export interface Validated {
+  /** The objects of the kinds the model uses, in input order, problems or not. */
+  objects: ScenarioObject[];
+  /** Every problem found, in input order. */
+  problems: Problem[];
+}
+
+/** The kinds the model reads (the same set as ./load.ts, which does not export it). */
+const KINDS = new Set([
+  'Service',
+  'EndpointSlice',
+  'Node',
+  'Pod',
+  'KubeProxyConfiguration',
+  'CloudLoadBalancer',
+  'Client',
+]);
+const NAMESPACED = new Set(['Service', 'EndpointSlice', 'Pod']);
+
+interface Entry {
+  obj: Obj;
+  kind: string;
+  label: string;
+  namespace: string;
+  doc: Document;
+  node: YamlNode;
+  checker: Checker;
+  service?: ServiceFacts;
+}
+
+/** A slot in output order: a document's syntax errors, or one object's findings. */
+type Slot = { problems: Problem[] } | { entry: Entry };
+
+function syntaxProblems(doc: Document): Problem[] {
+  return doc.errors.map((err) => {
+    const pos = err.linePos?.[0];
+    const first = err.message.split('\n')[0] ?? '';
+    const text = first.replace(/ at line \d+, column \d+:?$/, '');
+    const problem: Problem = {
+      severity: 'error',
+      object: '',
+      path: '',
+      message: pos ? `line ${pos.line}, column ${pos.col}: ${text}` : text,
+    };
+    if (pos) {
+      problem.line = pos.line;
+      problem.column = pos.col;
+    }
+    return problem;
+  });
+}
+
+/** Flattens `kind: List` and top-level lists, keeping each object's node. */
+function flatten(value: unknown, node: YamlNode, doc: Document, out: [Obj, YamlNode][]): void {
+  const step = (items: unknown, prefix: string): void => {
+    if (!Array.isArray(items)) return;
+    items.forEach((item, i) => {
+      const at = nodeAt(doc, node, `${prefix}[${i}]`);
+      flatten(item, at.exact ? at.node : node, doc, out);
+    });
+  };
+  if (isObj(value) && prop(value, 'kind') === 'List') step(prop(value, 'items'), 'items');
+  else if (Array.isArray(value)) step(value, '');
+  else if (isObj(value)) out.push([value, node]);
+}
+
+function describe(obj: Obj): { kind: string; label: string; namespace: string } {
+  const kind = prop(obj, 'kind');
+  const meta = prop(obj, 'metadata');
+  const name = prop(meta, 'name');
+  const ns = prop(meta, 'namespace');
+  const k = typeof kind === 'string' ? kind : '';
+  const namespace = typeof ns === 'string' && ns ? ns : 'default';
+  const n = typeof name === 'string' ? name : '';
+  const label = NAMESPACED.has(k) ? `${k} ${namespace}/${n}` : n ? `${k} ${n}` : k;
+  return { kind: k, label, namespace };
+}
+
+function read(text: string, lineCounter: LineCounter): Slot[] {
+  const slots: Slot[] = [];
+  for (const doc of parseAllDocuments(text, { lineCounter })) {
+    if (doc.errors.length > 0) {
+      slots.push({ problems: syntaxProblems(doc) });
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 1000 });
+    } catch (e) {
+      // e.g. an alias bomb: `toJS` refuses excessive alias expansion.
+      const message = e instanceof Error ? e.message : String(e);
+      slots.push({ problems: [{ severity: 'error', object: '', path: '', message }] });
+      continue;
+    }
+    const root = doc.contents;
+    if (!root) continue;
+    const found: [Obj, YamlNode][] = [];
+    flatten(value, root, doc, found);
+    for (const [obj, node] of found) {
+      const { kind, label, namespace } = describe(obj);
+      if (!KINDS.has(kind)) continue;
+      slots.push({ entry: { obj, kind, label, namespace, doc, node, checker: new Checker() } });
+    }
+  }
+  return slots;
+}
+
+function check(entries: Entry[]): void {
+  const alloc = new NodePortAllocator();
+  for (const e of entries) {
+    if (e.kind === 'Service') e.service = checkService(e.checker, e.obj, alloc);
+    else if (e.kind === 'EndpointSlice') checkEndpointSlice(e.checker, e.obj);
+    else if (e.kind === 'Node') checkNode(e.checker, e.obj);
+    else if (e.kind === 'Pod') checkPod(e.checker, e.obj);
+  }
+  const pods = entries.filter((e) => e.kind === 'Pod').map((e) => podFacts(e.obj));
+  for (const e of entries) {
+    if (e.service) selectorWarnings(e.checker, e.service, e.namespace, pods);
+  }
+}
+
+function toProblems(e: Entry, lineCounter: LineCounter): Problem[] {
+  return e.checker.findings.map((f) => {
+    const problem: Problem = {
+      severity: f.severity,
+      object: e.label,
+      path: f.path,
+      message: f.message,
+    };
+    const pos = positionOf(e.doc, e.node, f.path, lineCounter);
+    if (pos) {
+      problem.line = pos.line;
+      problem.column = pos.column;
+    }
+    return problem;
+  });
+}
+
+/**
+ * Validates pasted YAML or JSON. Never throws: syntax errors, API validation errors and
+ * warnings all come back as {@link Problem}s, every one at once.
+ */
+export function validateText(text: string): Validated {
+  try {
+    const lineCounter = new LineCounter();
+    const slots = read(text, lineCounter);
+    const entries = slots.flatMap((s) => ('entry' in s ? [s.entry] : []));
+    check(entries);
+    return {
+      objects: entries.map((e) => e.obj as unknown as ScenarioObject),
+      problems: slots.flatMap((s) =>
+        'entry' in s ? toProblems(s.entry, lineCounter) : s.problems,
+      ),
+    };
+  } catch (e) {
+    // Not expected (the fuzz tests look for it); a validator must not take the page down.
+    const message = `internal error while validating: ${e instanceof Error ? e.message : String(e)}`;
+    return { objects: [], problems: [{ severity: 'error', object: '', path: '', message }] };
+  }
+}
