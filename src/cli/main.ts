@@ -13,7 +13,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadObjects, completeScenario } from '../model/import/load';
+import { loadObjects } from '../model/import/load';
+import { fillGaps } from '../model/import/fill';
 import type { ScenarioObject } from '../model/k8s/objects';
 import { OUR_GROUP } from '../model/k8s/objects';
 import { resolveCluster } from '../model/scenario/resolve';
@@ -60,7 +61,7 @@ function readObjects(files: string[]): { objects: ScenarioObject[]; notes: strin
       throw new InputError(`${f}: ${(e as Error).message}`);
     }
   }
-  const done = completeScenario(objects);
+  const done = fillGaps(objects);
   return { objects: done.objects, notes: [...notes, ...done.assumed.map((a) => `assumed: ${a}`)] };
 }
 

@@ -31,7 +31,7 @@ import type {
   ServicePortModel,
 } from './cluster';
 import { servicePortKey } from './cluster';
-import { firstHost } from '../net/ip';
+import { firstHost, isIPv4 } from '../net/ip';
 import type { Protocol } from '../net/ip';
 
 /** Raised when an object cannot be resolved; `path` is the field path a kubectl user knows. */
@@ -101,8 +101,9 @@ function resolveService(svc: Service): ServiceModel {
       nodePort: p.nodePort ?? 0,
     };
   });
+  // kube-proxy's IPv4 proxier keeps only IPv4 ingress addresses (servicechangetracker.go).
   const ingress = (svc.status?.loadBalancer?.ingress ?? [])
-    .filter((i) => i.ip)
+    .filter((i) => i.ip !== undefined && isIPv4(i.ip))
     .map((i) => ({ ip: i.ip as string, ipMode: (i.ipMode ?? 'VIP') as 'VIP' | 'Proxy' }));
   return {
     namespace: svc.metadata?.namespace ?? 'default',
@@ -250,6 +251,23 @@ export function resolveCluster(objects: readonly ScenarioObject[]): Cluster {
     for (const port of svc.ports)
       if (port.targetPort === 0)
         port.targetPort = endpoints[servicePortKey(svc, port.name)]?.[0]?.port ?? 0;
+  // Endpoints whose Pod is not in the input (e.g. kubectl get svc,endpointslices only): the
+  // model still needs a place to deliver to, so each such endpoint becomes a Pod of its own.
+  const knownIPs = new Set(pods.map((p) => p.ip));
+  for (const [key, eps] of Object.entries(endpoints))
+    for (const e of eps)
+      if (!knownIPs.has(e.ip) && e.nodeName) {
+        knownIPs.add(e.ip);
+        pods.push({
+          namespace: key.split('/')[0] ?? 'default',
+          name: e.podName || e.ip,
+          ip: e.ip,
+          nodeName: e.nodeName,
+          labels: {},
+          ready: e.ready,
+        });
+        assumed.push(`a Pod at ${e.ip} on ${e.nodeName}: only its endpoint is known`);
+      }
   const kubeProxy = resolveKubeProxy(of('KubeProxyConfiguration')[0], assumed);
   const loadBalancers = of('CloudLoadBalancer').map(resolveLoadBalancer);
   const clients = of('Client').map((c) => resolveClient(c, nodes, pods));
