@@ -245,6 +245,36 @@ export class AppPage {
       .click();
   }
 
+  // ---- share by link ----
+
+  /** The header's "Copy link" button. */
+  get copyLinkButton(): Locator {
+    return this.page.getByRole('button', { name: 'Copy link to this view' });
+  }
+
+  /** The notice shown when a link or the saved view could not be opened. */
+  get shareNotice(): Locator {
+    return this.page.getByTestId('share-notice');
+  }
+
+  /**
+   * Clicks "Copy link" and returns the link: from the clipboard when it was written ("Link
+   * copied"), else from the field shown in its place.
+   */
+  async copyLink(): Promise<string> {
+    await this.copyLinkButton.click();
+    const status = this.page.getByTestId('share-status');
+    await expect(status).toHaveText(/Link copied|Copy the link from the field below/);
+    if ((await status.textContent()) === 'Link copied')
+      return this.page.evaluate(() => navigator.clipboard.readText());
+    return this.page.getByTestId('share-link').inputValue();
+  }
+
+  /** The walkthrough step on screen ('' when none). */
+  async walkthroughStep(): Promise<string | null> {
+    return this.walkthrough.locator('.walkthrough').getAttribute('data-walkthrough-step');
+  }
+
   /** Opens walkthrough story step `index` (0-based). */
   async goToStory(index: number): Promise<void> {
     await this.walkthrough.locator('[data-story]').nth(index).click();

@@ -57,9 +57,16 @@ export interface UiState {
 
 export interface UiSlice {
   ui: UiState;
+  /**
+   * The manifests editor's text, exactly as typed (never reformatted); null until the editor
+   * first opens or a file or example is loaded. Kept outside `ui` so typing does not re-render
+   * everything that reads `ui`. Saved in the browser on its own (`editorText.ts`).
+   */
+  editorText: string | null;
   selectNode: (name: string) => void;
   setWalkthroughStep: (index: number | null) => void;
   setTheme: (theme: Theme) => void;
+  setEditorText: (text: string | null) => void;
 }
 
 export type Store = ScenarioSlice & PlaybackSlice & UiSlice;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { LazyMotion, MotionConfig, domAnimation } from 'framer-motion';
 import {
   StoreProvider,
@@ -25,6 +25,10 @@ import { OutcomeBanner } from './panels/OutcomeBanner';
 import { WalkthroughPanel } from './panels/WalkthroughPanel';
 import { useGlobalKeys } from './useGlobalKeys';
 import { usePlaybackClock } from './usePlaybackClock';
+import { CopyLinkButton } from './share/CopyLinkButton';
+import { ShareNotice } from './share/ShareNotice';
+import { useShareSync } from './share/useShareSync';
+import { ImportPanel } from './import/ImportPanel';
 import './styles.css';
 
 function ThemePicker() {
@@ -42,10 +46,13 @@ function ThemePicker() {
   );
 }
 
-function Shell() {
+function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
   const store = useAppStoreApi();
   useGlobalKeys(store);
   usePlaybackClock(store);
+  const [notice, setNotice] = useState(initialNotice);
+  useShareSync(store, setNotice);
+  const dismiss = useCallback(() => setNotice(undefined), []);
   const index = useAppStore(selectStepIndex);
   const count = useAppStore(selectStepCount);
   const { theme } = useAppStore(selectUi);
@@ -66,13 +73,18 @@ function Shell() {
             and kube-proxy’s DNAT/SNAT rules to a Pod — and back through conntrack.
           </p>
         </div>
-        <ThemePicker />
+        <div className="header-actions">
+          <CopyLinkButton />
+          <ThemePicker />
+        </div>
       </header>
+      {notice && <ShareNotice text={notice} onDismiss={dismiss} />}
       {modelError && (
         <p className="model-error" role="alert">
           The model could not run this scene: {modelError}
         </p>
       )}
+      <ImportPanel />
       <main className="layout">
         {/* The playback controls come first in the DOM, so Tab reaches Play before the nodes in
             the drawing (Tab, Tab, Space must not fail a node); CSS keeps them under it. */}
@@ -128,14 +140,18 @@ function Shell() {
   );
 }
 
-/** The app: one store for its lifetime, opened on the walkthrough's first step. */
-export function App({ store: given }: { store?: AppStore } = {}) {
+/**
+ * The app: one store for its lifetime, opened on the walkthrough's first step unless one is
+ * given (`main.tsx` opens a shared link or the saved view); `notice` says why a link or saved
+ * view was not opened.
+ */
+export function App({ store: given, notice }: { store?: AppStore; notice?: string } = {}) {
   const [store] = useState(() => given ?? createAppStore({ story: 0 }));
   return (
     <StoreProvider store={store}>
       <LazyMotion features={domAnimation} strict>
         <MotionConfig reducedMotion="user">
-          <Shell />
+          <Shell notice={notice} />
         </MotionConfig>
       </LazyMotion>
     </StoreProvider>

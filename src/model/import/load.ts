@@ -44,7 +44,7 @@ function flatten(doc: unknown, out: unknown[]): void {
  * @throws {LoadError} on a syntax error (`line L, column C: …`) or when no object is found.
  */
 export function loadObjects(text: string): Loaded {
-  const docs = parseAllDocuments(text);
+  const docs = parseAllDocuments(text, { logLevel: 'error' });
   const raw: unknown[] = [];
   for (const d of Array.isArray(docs) ? docs : [docs]) {
     const err = d.errors[0];

@@ -125,7 +125,7 @@ function describe(obj: Obj): { kind: string; label: string; namespace: string } 
 
 function read(text: string, lineCounter: LineCounter): Slot[] {
   const slots: Slot[] = [];
-  for (const doc of parseAllDocuments(text, { lineCounter })) {
+  for (const doc of parseAllDocuments(text, { lineCounter, logLevel: 'error' })) {
     if (doc.errors.length > 0) {
       slots.push({ problems: syntaxProblems(doc) });
       continue;

@@ -1,0 +1,235 @@
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from '@playwright/test';
+import { SCREENSHOT_DIR, expect, test } from './fixtures';
+import { AppPage } from './pages/app';
+
+/** "Your cluster": the panel, its lazily loaded editor and what they apply. */
+class ImportPanel {
+  readonly panel: Locator;
+  readonly editor: Locator;
+  readonly content: Locator;
+  readonly apply: Locator;
+  readonly problems: Locator;
+  readonly status: Locator;
+
+  constructor(readonly page: Page) {
+    this.panel = page.getByRole('region', { name: 'Your cluster' });
+    this.editor = page.getByTestId('manifest-editor');
+    this.content = this.editor.locator('.cm-content');
+    this.apply = this.editor.getByTestId('apply');
+    this.problems = this.editor.getByTestId('problems');
+    this.status = page.getByTestId('import-status');
+  }
+
+  async open(): Promise<void> {
+    await this.panel.getByRole('button', { name: 'Paste or edit manifests' }).click();
+    await expect(this.content).toBeVisible();
+  }
+
+  /** Replaces the editor's text as a paste would. */
+  async paste(text: string): Promise<void> {
+    await this.content.click();
+    await this.page.keyboard.press('ControlOrMeta+a');
+    await this.page.keyboard.insertText(text);
+  }
+
+  /** The editor's text, line by line, as CodeMirror shows it. */
+  async text(): Promise<string> {
+    return this.content.evaluate((el) =>
+      [...el.querySelectorAll('.cm-line')].map((l) => l.textContent ?? '').join('\n'),
+    );
+  }
+
+  /** Waits for the debounced validation to have seen the current text. */
+  async expectChecked(errors: number): Promise<void> {
+    await expect(this.editor.locator('.import-summary')).toHaveAttribute(
+      'data-errors',
+      String(errors),
+    );
+  }
+}
+
+const example = (file: string) => readFileSync(`public/examples/${file}`, 'utf8');
+
+test.describe('your cluster', () => {
+  test('the panel: its controls have names, and the editor is not loaded until opened', async ({
+    page,
+  }) => {
+    const editorChunks: string[] = [];
+    page.on('request', (r) => {
+      if (/ManifestEditor|codemirror/i.test(r.url())) editorChunks.push(r.url());
+    });
+    await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    await expect(ui.panel.getByRole('heading', { name: 'Your cluster' })).toBeVisible();
+    await expect(ui.panel.getByLabel('Open a file…')).toHaveAttribute('accept', '.yaml,.yml,.json');
+    const select = ui.panel.getByLabel('Example');
+    await expect(select.locator('option')).toHaveCount(8);
+    await expect(ui.panel.getByRole('button', { name: 'Export as YAML' })).toBeVisible();
+    await expect(
+      ui.panel.getByRole('button', { name: 'Reset to the default scenario' }),
+    ).toBeVisible();
+    await expect(ui.panel.getByText(/drop a \.yaml, \.yml or \.json file/)).toBeVisible();
+    expect(editorChunks).toEqual([]);
+    await ui.panel.screenshot({ path: `${SCREENSHOT_DIR}/import-panel.png` });
+
+    await ui.open();
+    expect(editorChunks.length).toBeGreaterThan(0);
+    // It starts from the scenario on screen, which has no problems.
+    await ui.expectChecked(0);
+    expect(await ui.text()).toContain('kind: Service');
+  });
+
+  test('a pasted kubectl List is applied and its path drawn', async ({ page }) => {
+    // Chromium's insertText of 1,359 lines into a contenteditable takes ~15 s by itself (a real
+    // paste goes through CodeMirror's paste handler and is instant).
+    test.slow();
+    const app = await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    const before = await app.stepCount();
+    await ui.open();
+    await ui.paste(example('cloud-cluster-policy.yaml'));
+    await ui.expectChecked(0);
+    await expect(ui.editor.getByTestId('assumed')).toContainText(
+      'assumed: a client on the internet',
+    );
+    await ui.apply.click();
+    await expect(ui.status).toContainText('Applied');
+    await expect(app.topology).toContainText('gke-prod-default-pool-6f1c2a3b-4kxz');
+    await expect(app.root).not.toHaveAttribute('data-step-count', String(before));
+    expect(await app.stepCount()).toBeGreaterThan(0);
+    await expect(ui.editor.getByTestId('apply-state')).toHaveText('This text is applied.');
+    await app.last();
+    await expect(page.getByTestId('outcome')).toHaveAttribute('data-outcome', 'delivered');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/import-applied.png`, fullPage: true });
+
+    // Closing and reopening keeps the text.
+    await ui.editor.getByRole('button', { name: /Close the editor/ }).click();
+    await expect(ui.editor).toHaveCount(0);
+    await ui.open();
+    // CodeMirror draws only the lines in view: the pasted text starts as the file does.
+    expect(await ui.text()).toContain(
+      '# A three-node GKE-style cloud cluster: Service shop/storefront',
+    );
+  });
+
+  test('broken YAML: the error at its line, Apply unavailable, the text intact', async ({
+    page,
+  }) => {
+    const app = await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    const count = await app.stepCount();
+    await ui.open();
+    const broken = 'apiVersion: v1\nkind: Service\nspec:\n  ports: [';
+    await ui.paste(broken);
+    await ui.expectChecked(1);
+    const problem = ui.problems.locator('li').first();
+    await expect(problem.getByTestId('problem-at')).toHaveText('4:11');
+    await expect(problem.getByTestId('problem-message')).toContainText('line 4, column 11');
+    await expect(ui.editor.locator('.cm-lintRange-error, .cm-lintPoint-error')).not.toHaveCount(0);
+    await expect(ui.editor.locator('.cm-lint-marker-error')).toHaveCount(1);
+    await expect(ui.apply).toHaveAttribute('aria-disabled', 'true');
+    await expect(ui.editor.getByTestId('apply-reason')).toHaveText(
+      'Apply is unavailable: fix the 1 error first.',
+    );
+    await ui.apply.click({ force: true });
+    await expect(app.root).toHaveAttribute('data-step-count', String(count));
+    expect(await ui.text()).toBe(broken);
+
+    // A problem moves the cursor to its line.
+    await problem.getByRole('button').click();
+    await expect(ui.content).toBeFocused();
+    await expect(ui.editor.locator('.cm-activeLine')).toHaveText('  ports: [');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/import-syntax-error.png` });
+  });
+
+  test('nodePort 29999 is refused with the API server’s message at its line', async ({ page }) => {
+    await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    await ui.open();
+    const text = [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: web',
+      'spec:',
+      '  type: NodePort',
+      '  selector:',
+      '    app: web',
+      '  ports:',
+      '    - port: 80',
+      '      targetPort: 8080',
+      '      nodePort: 29999',
+    ].join('\n');
+    await ui.paste(text);
+    await ui.expectChecked(1);
+    const message =
+      'spec.ports[0].nodePort: Invalid value: 29999: provided port is not in the valid range. The range of valid ports is 30000-32767';
+    const item = ui.problems.locator('li', { hasText: 'nodePort' });
+    await expect(item.getByTestId('problem-message')).toHaveText(message);
+    await expect(item.getByTestId('problem-at')).toHaveText('12:17');
+    // The same message as a CodeMirror diagnostic on that line.
+    await expect(ui.editor.locator('.cm-lintRange-error')).toHaveText('29999');
+    await ui.editor.locator('.cm-lintRange-error').hover();
+    await expect(page.locator('.cm-tooltip-lint .cm-diagnostic-error')).toContainText(message);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/import-nodeport-error.png` });
+    expect(await ui.text()).toBe(text);
+  });
+
+  test('an example from the select is loaded and applied; reset brings back the default', async ({
+    page,
+  }) => {
+    const app = await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    await ui.panel
+      .getByLabel('Example')
+      .selectOption({ label: 'Two ports with named targetPorts' });
+    await expect(ui.status).toContainText('Applied Two ports with named targetPorts');
+    await expect(app.topology).toContainText('gke-web-prod-pool-1-1a7c3e90-8wq1');
+    await expect(ui.content).toBeVisible();
+    expect(await ui.text()).toContain('# A GKE-style cluster: Service web/frontend');
+    // Two ports: the model traces the first one and says so.
+    await expect(ui.panel.getByTestId('traced-note')).toContainText(
+      'Tracing Service web/frontend, port http 80/TCP',
+    );
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/import-example.png` });
+
+    await ui.panel.getByRole('button', { name: 'Reset to the default scenario' }).click();
+    await expect(app.topology).toContainText('node-1');
+    await expect(app.topology).not.toContainText('gke-web-prod');
+    // The editor keeps the text.
+    expect(await ui.text()).toContain('# A GKE-style cluster: Service web/frontend');
+  });
+
+  test('a file from the picker is applied; export downloads YAML', async ({ page }) => {
+    const app = await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    await ui.panel.getByLabel('Open a file…').setInputFiles({
+      name: 'local.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from(example('local-uneven.yaml')),
+    });
+    await expect(ui.status).toContainText('Applied local.yaml');
+    await expect(app.topology).toContainText('aks-nodepool1-38290761-vmss000000');
+    await expect(page.locator('fieldset[data-group="policy"] input[value="Local"]')).toBeChecked();
+
+    const download = page.waitForEvent('download');
+    await ui.panel.getByRole('button', { name: 'Export as YAML' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('cluster.yaml');
+    const text = readFileSync(await file.path(), 'utf8');
+    expect(text).toContain('aks-nodepool1-38290761-vmss000000');
+    expect(text.split(/^---$/m).length).toBeGreaterThan(5);
+  });
+
+  test('the editor text survives a reload', async ({ page }) => {
+    await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    await ui.open();
+    await ui.paste('kind: Service\nmetadata:\n  name: half-typed\nspec:\n  ports: [');
+    await ui.expectChecked(1);
+    await page.reload();
+    await ui.open();
+    expect(await ui.text()).toBe('kind: Service\nmetadata:\n  name: half-typed\nspec:\n  ports: [');
+  });
+});

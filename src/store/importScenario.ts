@@ -1,0 +1,106 @@
+/**
+ * Bringing your own cluster into the store: the objects a person pasted, loaded or picked
+ * replace the scenario, with a scene read from those objects (so the toggles show the
+ * cluster as it is, not the canonical scenario's settings), and back to the default.
+ */
+import { canonicalObjects, DEFAULT_SCENE, resolveCluster, runScene } from '../model';
+import type { ScenarioObject, SceneOptions } from '../model';
+import { goToStory } from './commands';
+import { selectCluster, selectResult } from './selectors';
+import type { AppStore, Store } from './types';
+
+/**
+ * The scene that shows `objects` as they are: the traced Service's (the first LoadBalancer
+ * Service, else the first Service, as the model picks it) externalTrafficPolicy, ipMode,
+ * published address and balancer delivery; no failed nodes, nothing pinned, kube-proxy's mode
+ * from the objects; the internet client dialling the load balancer.
+ * @throws {Error} when the objects cannot be resolved into a cluster.
+ */
+export function sceneForObjects(objects: readonly ScenarioObject[], seed: number): SceneOptions {
+  const cluster = resolveCluster(objects);
+  const svc = cluster.services.find((s) => s.type === 'LoadBalancer') ?? cluster.services[0];
+  const key = svc ? `${svc.namespace}/${svc.name}` : '';
+  const raw = objects.find(
+    (o) =>
+      o.kind === 'Service' &&
+      `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}` === key,
+  );
+  const ingress = raw?.kind === 'Service' ? (raw.status?.loadBalancer?.ingress ?? []) : [];
+  const clients = cluster.clients;
+  const client =
+    clients.find((c) => c.name === 'internet') ??
+    clients.find((c) => c.location === 'Internet') ??
+    clients[0];
+  return {
+    externalTrafficPolicy: svc?.externalTrafficPolicy ?? DEFAULT_SCENE.externalTrafficPolicy,
+    ipMode: svc?.ingress[0]?.ipMode ?? DEFAULT_SCENE.ipMode,
+    delivery:
+      cluster.loadBalancers.find((l) => l.service === key)?.delivery ?? DEFAULT_SCENE.delivery,
+    published: ingress.length > 0,
+    failedNodes: [],
+    client: client?.name ?? DEFAULT_SCENE.client,
+    dial: { kind: 'LoadBalancer' },
+    choices: {},
+    seed,
+  };
+}
+
+export type ApplyResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * Puts `objects` on screen with {@link sceneForObjects}, before the first step, the walkthrough
+ * let go and the first node's rules shown. When the model cannot run them, nothing changes
+ * and the reason comes back.
+ */
+export function applyImported(store: AppStore, objects: ScenarioObject[]): ApplyResult {
+  let scene: SceneOptions;
+  try {
+    scene = sceneForObjects(objects, store.getState().scene.seed);
+    runScene(objects, scene);
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+  const s = store.getState();
+  s.setPlaying(false);
+  s.setObjects(objects);
+  s.setScene(scene, 'reset');
+  s.setWalkthroughStep(null);
+  s.selectNode(selectCluster(store.getState())?.nodes[0]?.name ?? '');
+  return { ok: true };
+}
+
+/** Back to the canonical scenario on the walkthrough's first step (as the app opens). */
+export function resetToDefault(store: AppStore): void {
+  const s = store.getState();
+  s.setPlaying(false);
+  s.setObjects(canonicalObjects());
+  s.setScene(DEFAULT_SCENE, 'reset');
+  s.selectNode(selectCluster(store.getState())?.nodes[0]?.name ?? '');
+  goToStory(0).perform(store);
+}
+
+/**
+ * What the trace is about when the cluster has several Services or the traced one several
+ * ports (the model traces the first LoadBalancer Service on its first port and offers no
+ * choice); '' when there is nothing to choose from.
+ */
+export function selectTracedNote(s: Store): string {
+  const result = selectResult(s);
+  if (!result) return '';
+  const { services } = result.cluster;
+  const svc = services.find((x) => `${x.namespace}/${x.name}` === result.serviceKey);
+  if (!svc || (services.length < 2 && svc.ports.length < 2)) return '';
+  const port = svc.ports[0];
+  const portText = port
+    ? `, port ${port.name ? `${port.name} ` : ''}${port.port}/${port.protocol.toUpperCase()}`
+    : '';
+  const counts = [
+    services.length > 1 ? `${services.length} Services` : '',
+    svc.ports.length > 1 ? `${svc.ports.length} ports` : '',
+  ].filter(Boolean);
+  const first = svc.type === 'LoadBalancer' ? 'first LoadBalancer Service' : 'first Service';
+  return (
+    `Tracing Service ${result.serviceKey}${portText}: the model follows the ${first} on its ` +
+    `first port (there are ${counts.join(' and ')}); picking another is not supported yet.`
+  );
+}

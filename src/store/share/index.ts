@@ -1,0 +1,11 @@
+/**
+ * Share by link and the saved last view: `link.ts` (the `#s=` codec, pure), `persist.ts`
+ * (localStorage), `view.ts` (store ⇄ view), `boot.ts` (which view the app opens on).
+ */
+export { HASH_PREFIX, decodeState, encodeState, shareLink, validateSharedState } from './link';
+export type { DecodeResult, SharedState } from './link';
+export { STORAGE_KEY, browserStorage, loadSaved, saveView } from './persist';
+export type { Restored, StorageLike } from './persist';
+export { isCanonical, openView, selectShareHash, snapshot, storeForView } from './view';
+export { badLinkNotice, boot, defaultStore } from './boot';
+export type { Boot } from './boot';

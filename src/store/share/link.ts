@@ -1,0 +1,348 @@
+/**
+ * "Share by link": one view of the app (objects, toggles, step, walkthrough step, node) as a
+ * URL fragment `#s=<data>`, where `<data>` is the view's JSON compressed with lz-string's
+ * `compressToEncodedURIComponent`. A fragment never reaches a server.
+ *
+ * Pure: no DOM, no storage. Decoding trusts nothing: every field is checked explicitly (no
+ * eval, no prototype tricks, sizes and ranges bounded) and a bad link gives a reason a person
+ * can read, never an exception.
+ */
+import LZString from 'lz-string';
+import type { ScenarioObject } from '../../model/k8s/objects';
+import type { SceneOptions } from '../../model/scenario/scene';
+import { DEFAULT_WALKTHROUGH } from '../../model';
+import { decompressBounded } from './lz';
+
+/** The format version this app writes and reads. */
+export const SHARE_VERSION = 1;
+
+/** One view of the app, as a link (and the saved last view) carries it. */
+export interface SharedState {
+  v: 1;
+  /** The scenario's objects; omitted when they are the canonical scenario's. */
+  objects?: ScenarioObject[];
+  scene: SceneOptions;
+  /** The trace step (-1 = before the first step); clamped to the trace when opened. */
+  step: number;
+  /** The walkthrough step on screen, or null. */
+  story: number | null;
+  /** The node whose rules the Rules panel shows. */
+  node?: string;
+}
+
+export type DecodeResult = { ok: true; state: SharedState } | { ok: false; reason: string };
+export type ValidateResult = DecodeResult;
+
+/** The fragment's prefix. */
+export const HASH_PREFIX = '#s=';
+
+/** At most this many characters of JSON once decompressed (200 KB). */
+export const MAX_DECODED_CHARS = 200_000;
+/**
+ * At most this many characters in the link's data. lz-string writes 6 bits per character, and
+ * up to about 5 characters per input character on text that does not compress; reading is
+ * linear in the input and bounded in its output, so this only turns away absurd input early.
+ */
+export const MAX_ENCODED_CHARS = 1_000_000;
+/** Longest name (a Kubernetes name is at most 253 characters) or `ip:port` accepted. */
+const MAX_NAME = 253;
+const MAX_FAILED_NODES = 1_000;
+const MAX_OBJECTS = 5_000;
+const MAX_DEPTH = 64;
+const MAX_STEP = 100_000;
+const MAX_SEED = 2 ** 53 - 1;
+/** Keys that could reach an object's prototype if some code ever copied them naively. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The view as `#s=<data>`. */
+export function encodeState(state: SharedState): string {
+  return HASH_PREFIX + LZString.compressToEncodedURIComponent(JSON.stringify(state));
+}
+
+/**
+ * The view as `#s=<data>` when a link can carry it — the link is decoded again, so it is one
+ * this app will open — otherwise why not (a scenario too large for a link).
+ */
+export function shareLink(
+  state: SharedState,
+): { ok: true; hash: string } | { ok: false; reason: string } {
+  const json = JSON.stringify(state);
+  if (json.length > MAX_DECODED_CHARS)
+    return { ok: false, reason: `the view is larger than ${MAX_DECODED_CHARS / 1000} KB` };
+  const hash = HASH_PREFIX + LZString.compressToEncodedURIComponent(json);
+  const back = decodeState(hash);
+  return back.ok ? { ok: true, hash } : { ok: false, reason: back.reason };
+}
+
+const DAMAGED =
+  'the link is damaged or incomplete (part of it may have been lost when it was copied)';
+
+/**
+ * Reads a view from a URL fragment (`#s=<data>`, or `s=<data>`, or the data alone).
+ * Never throws.
+ */
+export function decodeState(hash: string): DecodeResult {
+  try {
+    return decode(hash);
+  } catch (_) {
+    // Every step above is checked; this is only a last line of defence.
+    return { ok: false, reason: DAMAGED };
+  }
+}
+
+function decode(hash: string): DecodeResult {
+  if (typeof hash !== 'string') return { ok: false, reason: 'the link is not text' };
+  let data = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (data.startsWith('s=')) data = data.slice(2);
+  if (data.length === 0) return { ok: false, reason: 'the link holds no view (nothing after #s=)' };
+  if (data.length > MAX_ENCODED_CHARS)
+    return { ok: false, reason: `the link is too long (over ${MAX_ENCODED_CHARS} characters)` };
+  if (data.includes('%')) {
+    // A mail client or chat app may have percent-encoded '$' or '+'.
+    try {
+      data = decodeURIComponent(data);
+    } catch (_) {
+      return { ok: false, reason: DAMAGED };
+    }
+  }
+  const unpacked = decompressBounded(data, MAX_DECODED_CHARS);
+  if (!unpacked.ok) {
+    switch (unpacked.problem) {
+      case 'alphabet':
+        return {
+          ok: false,
+          reason:
+            'the link contains characters that a link to this app never contains (it may have been changed when it was copied)',
+        };
+      case 'too-large':
+        return {
+          ok: false,
+          reason: `the view in the link is larger than ${MAX_DECODED_CHARS / 1000} KB`,
+        };
+      case 'damaged':
+        return { ok: false, reason: DAMAGED };
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(unpacked.text);
+  } catch (_) {
+    return { ok: false, reason: DAMAGED };
+  }
+  return validateSharedState(value, 'the link');
+}
+
+// ---- validation ----
+
+class Invalid extends Error {}
+
+function fail(message: string): never {
+  throw new Invalid(message);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function own(o: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
+}
+
+function has(o: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
+}
+
+/** Rejects keys outside `allowed` (a link edited by hand, or from another app). */
+function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], path: string): void {
+  for (const key of Object.keys(o))
+    if (!allowed.includes(key))
+      fail(
+        FORBIDDEN_KEYS.has(key)
+          ? `${path} has a forbidden key "${key}"`
+          : `${path} has an unknown field "${truncate(key)}"`,
+      );
+}
+
+function truncate(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
+function oneOf<T extends string>(value: unknown, options: readonly T[], path: string): T {
+  if (typeof value === 'string' && (options as readonly string[]).includes(value))
+    return value as T;
+  return fail(`${path} must be one of ${options.join(', ')}`);
+}
+
+function name(value: unknown, path: string): string {
+  if (typeof value !== 'string') return fail(`${path} must be a string`);
+  if (value.length === 0 || value.length > MAX_NAME)
+    return fail(`${path} must be 1 to ${MAX_NAME} characters long`);
+  return value;
+}
+
+function integer(value: unknown, min: number, max: number, path: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || !Number.isInteger(value))
+    return fail(`${path} must be a whole number`);
+  if (value < min || value > max) return fail(`${path} must be between ${min} and ${max}`);
+  return value;
+}
+
+function sceneOf(value: unknown): SceneOptions {
+  if (!isPlainObject(value)) return fail('scene must be an object');
+  onlyKeys(
+    value,
+    [
+      'externalTrafficPolicy',
+      'ipMode',
+      'delivery',
+      'published',
+      'failedNodes',
+      'client',
+      'dial',
+      'choices',
+      'proxyMode',
+      'seed',
+    ],
+    'scene',
+  );
+  const published = own(value, 'published');
+  if (typeof published !== 'boolean') fail('scene.published must be true or false');
+  const failed = own(value, 'failedNodes');
+  if (!Array.isArray(failed)) fail('scene.failedNodes must be a list');
+  if (failed.length > MAX_FAILED_NODES)
+    fail(`scene.failedNodes has more than ${MAX_FAILED_NODES} entries`);
+  const scene: SceneOptions = {
+    externalTrafficPolicy: oneOf(
+      own(value, 'externalTrafficPolicy'),
+      ['Cluster', 'Local'],
+      'scene.externalTrafficPolicy',
+    ),
+    ipMode: oneOf(own(value, 'ipMode'), ['VIP', 'Proxy'], 'scene.ipMode'),
+    delivery: oneOf(own(value, 'delivery'), ['NodePort', 'LoadBalancerIP'], 'scene.delivery'),
+    published,
+    failedNodes: failed.map((n, i) => name(n, `scene.failedNodes[${i}]`)),
+    client: name(own(value, 'client'), 'scene.client'),
+    dial: dialOf(own(value, 'dial')),
+    choices: choicesOf(own(value, 'choices')),
+    seed: integer(own(value, 'seed'), -MAX_SEED, MAX_SEED, 'scene.seed'),
+  };
+  if (has(value, 'proxyMode'))
+    scene.proxyMode = oneOf(
+      own(value, 'proxyMode'),
+      ['iptables', 'nftables', 'ipvs'],
+      'scene.proxyMode',
+    );
+  return scene;
+}
+
+function dialOf(value: unknown): SceneOptions['dial'] {
+  if (!isPlainObject(value)) return fail('scene.dial must be an object');
+  const kind = oneOf(
+    own(value, 'kind'),
+    ['LoadBalancer', 'NodePort', 'ClusterIP'],
+    'scene.dial.kind',
+  );
+  if (kind === 'NodePort') {
+    onlyKeys(value, ['kind', 'nodeName'], 'scene.dial');
+    return { kind, nodeName: name(own(value, 'nodeName'), 'scene.dial.nodeName') };
+  }
+  onlyKeys(value, ['kind'], 'scene.dial');
+  return { kind };
+}
+
+function choicesOf(value: unknown): SceneOptions['choices'] {
+  if (!isPlainObject(value)) return fail('scene.choices must be an object');
+  onlyKeys(value, ['lbTarget', 'endpoint'], 'scene.choices');
+  const choices: SceneOptions['choices'] = {};
+  if (has(value, 'lbTarget'))
+    choices.lbTarget = name(own(value, 'lbTarget'), 'scene.choices.lbTarget');
+  if (has(value, 'endpoint'))
+    choices.endpoint = name(own(value, 'endpoint'), 'scene.choices.endpoint');
+  return choices;
+}
+
+/**
+ * Checks one JSON value inside an object: only JSON types, no forbidden keys, bounded depth.
+ * Iterative, so a deeply nested value cannot exhaust the stack.
+ */
+function checkJson(root: unknown, rootPath: string): void {
+  const stack: { value: unknown; path: string; depth: number }[] = [
+    { value: root, path: rootPath, depth: 0 },
+  ];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) fail(`${path} is not a finite number`);
+      continue;
+    }
+    if (depth >= MAX_DEPTH) fail(`${rootPath} is nested more than ${MAX_DEPTH} levels deep`);
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => stack.push({ value: v, path: `${path}[${i}]`, depth: depth + 1 }));
+      continue;
+    }
+    if (!isPlainObject(value)) fail(`${path} is not plain data`);
+    for (const key of Object.keys(value)) {
+      if (FORBIDDEN_KEYS.has(key)) fail(`${path} has a forbidden key "${key}"`);
+      stack.push({ value: value[key], path: `${path}.${truncate(key)}`, depth: depth + 1 });
+    }
+  }
+}
+
+function objectsOf(value: unknown): ScenarioObject[] {
+  if (!Array.isArray(value)) return fail('objects must be a list');
+  if (value.length > MAX_OBJECTS) fail(`objects has more than ${MAX_OBJECTS} entries`);
+  value.forEach((o, i) => {
+    if (!isPlainObject(o)) fail(`objects[${i}] must be an object`);
+    const kind = own(o, 'kind');
+    if (typeof kind !== 'string' || kind.length === 0 || kind.length > MAX_NAME)
+      fail(`objects[${i}].kind must be a non-empty string`);
+    checkJson(o, `objects[${i}]`);
+  });
+  return value as ScenarioObject[];
+}
+
+/**
+ * Checks a parsed value (from a link or from storage) field by field and returns a fresh
+ * {@link SharedState} holding only known fields. `what` names the source in version messages
+ * ("the link", "the saved view"). Never throws.
+ */
+export function validateSharedState(value: unknown, what: string): ValidateResult {
+  try {
+    return { ok: true, state: validate(value, what) };
+  } catch (e) {
+    if (e instanceof Invalid) return { ok: false, reason: e.message };
+    return { ok: false, reason: `${what} could not be read` };
+  }
+}
+
+function validate(value: unknown, what: string): SharedState {
+  if (!isPlainObject(value)) return fail(`${what} does not hold a view of this app`);
+  const v = own(value, 'v');
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    return fail(`${what} does not hold a view of this app (it has no format version)`);
+  if (v > SHARE_VERSION)
+    return fail(
+      `${what} is from a newer version of this app (format ${v}; this version reads format ${SHARE_VERSION})`,
+    );
+  if (v !== SHARE_VERSION)
+    return fail(
+      `${what} is from an older version of this app (format ${v}; this version reads format ${SHARE_VERSION})`,
+    );
+  onlyKeys(value, ['v', 'objects', 'scene', 'step', 'story', 'node'], what);
+  const story = own(value, 'story');
+  const state: SharedState = {
+    v: SHARE_VERSION,
+    scene: sceneOf(own(value, 'scene')),
+    step: integer(own(value, 'step'), -1, MAX_STEP, 'step'),
+    story:
+      story === null
+        ? null
+        : integer(story, 0, DEFAULT_WALKTHROUGH.steps.length - 1, 'story (the walkthrough step)'),
+  };
+  if (has(value, 'objects')) state.objects = objectsOf(own(value, 'objects'));
+  if (has(value, 'node')) state.node = name(own(value, 'node'), 'node');
+  return state;
+}
