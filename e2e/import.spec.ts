@@ -188,10 +188,14 @@ test.describe('your cluster', () => {
     await expect(app.topology).toContainText('gke-web-prod-pool-1-1a7c3e90-8wq1');
     await expect(ui.content).toBeVisible();
     expect(await ui.text()).toContain('# A GKE-style cluster: Service web/frontend');
-    // Two ports: the model traces the first one and says so.
-    await expect(ui.panel.getByTestId('traced-note')).toContainText(
-      'Tracing Service web/frontend, port http 80/TCP',
-    );
+    // Two ports: a picker chooses which one the client dials; https reaches container port
+    // 8443 (the named targetPort "https", resolved by the EndpointSlice controller).
+    const portPicker = ui.panel.getByTestId('traced-picker').getByLabel('Port');
+    await expect(portPicker).toHaveValue('http');
+    await portPicker.selectOption('https');
+    await app.last();
+    await expect(page.getByTestId('outcome')).toHaveAttribute('data-outcome', 'delivered');
+    await expect(page.getByTestId('conntrack')).toContainText('sport=8443');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/import-example.png` });
 
     await ui.panel.getByRole('button', { name: 'Reset to the default scenario' }).click();

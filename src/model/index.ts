@@ -62,10 +62,17 @@ export function runScene(objects: readonly ScenarioObject[], scene: SceneOptions
   const mode = proxyMode(cluster.kubeProxy.mode);
   const rules: Record<string, ModeRuleset> = {};
   for (const n of cluster.nodes) rules[n.name] = mode.generate(cluster, n.name);
-  const svc = pickService(cluster);
+  const svc = pickService(cluster, scene.service);
   const t = trace(
     cluster,
-    { client: scene.client, dial: scene.dial, choices: scene.choices, seed: scene.seed },
+    {
+      client: scene.client,
+      dial: scene.dial,
+      choices: scene.choices,
+      seed: scene.seed,
+      ...(scene.service !== undefined ? { service: scene.service } : {}),
+      ...(scene.port !== undefined ? { port: scene.port } : {}),
+    },
     rules,
   );
   const key = `${svc.namespace}/${svc.name}`;

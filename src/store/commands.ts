@@ -177,6 +177,14 @@ export const setIpMode = (ipMode: SceneOptions['ipMode']): Command => ({
   perform: (store) => changeScene(store, { ipMode }),
 });
 
+/** Which port of the traced Service the client dials (`spec.ports[].name`). */
+export const setPort = (port: string): Command => ({
+  id: `port-${port}`,
+  label: label(`Trace port ${port}`),
+  enabled: always,
+  perform: (store) => changeScene(store, { port }, 'reset'),
+});
+
 /** kube-proxy's mode (`KubeProxyConfiguration.mode`): the same Service, other rules. */
 export const setProxyMode = (proxyMode: NonNullable<SceneOptions['proxyMode']>): Command => ({
   id: `proxymode-${proxyMode}`,

@@ -4,7 +4,8 @@ import { canonicalObjects, DEFAULT_SCENE } from '../model';
 import { fillGaps } from '../model/import/fill';
 import { validateText } from '../model/import/validate';
 import { selectCluster, selectModelError, selectResult, selectStepCount } from './selectors';
-import { applyImported, resetToDefault, sceneForObjects, selectTracedNote } from './importScenario';
+import { applyImported, resetToDefault, sceneForObjects } from './importScenario';
+import { run, setPort } from './commands';
 import { createAppStore } from './store';
 
 const objectsOf = (file: string) =>
@@ -64,20 +65,15 @@ describe('applyImported', () => {
   });
 });
 
-describe('selectTracedNote', () => {
-  it('says nothing when there is one Service with one port', () => {
-    expect(selectTracedNote(createAppStore().getState())).toBe('');
-  });
-
-  it('names the traced Service and port when there are several', () => {
+describe('choosing the Service port to trace', () => {
+  it('the multi-port example: picking https dials 443 and reaches the https container port', () => {
     const store = createAppStore();
     applyImported(store, objectsOf('multi-port-named.yaml'));
-    expect(selectTracedNote(store.getState())).toMatch(
-      /^Tracing Service web\/frontend, port http 80\/TCP: .*\(there are 2 ports\)/,
-    );
-    applyImported(store, objectsOf('bare-metal-pending.yaml'));
-    expect(selectTracedNote(store.getState())).toMatch(
-      /^Tracing Service default\/web, .*first LoadBalancer Service .*\(there are 2 Services\)/,
-    );
+    run(store, setPort('https'));
+    const steps = selectResult(store.getState())?.trace.steps ?? [];
+    expect(steps[0]?.before.dport).toBe(443);
+    expect(
+      steps.find((st) => st.transform === 'DNAT' && st.at.startsWith('node:'))?.after.dport,
+    ).toBe(8443);
   });
 });

@@ -6,8 +6,8 @@
 import { canonicalObjects, DEFAULT_SCENE, resolveCluster, runScene } from '../model';
 import type { ScenarioObject, SceneOptions } from '../model';
 import { goToStory } from './commands';
-import { selectCluster, selectResult } from './selectors';
-import type { AppStore, Store } from './types';
+import { selectCluster } from './selectors';
+import type { AppStore } from './types';
 
 /**
  * The scene that shows `objects` as they are: the traced Service's (the first LoadBalancer
@@ -77,30 +77,4 @@ export function resetToDefault(store: AppStore): void {
   s.setScene(DEFAULT_SCENE, 'reset');
   s.selectNode(selectCluster(store.getState())?.nodes[0]?.name ?? '');
   goToStory(0).perform(store);
-}
-
-/**
- * What the trace is about when the cluster has several Services or the traced one several
- * ports (the model traces the first LoadBalancer Service on its first port and offers no
- * choice); '' when there is nothing to choose from.
- */
-export function selectTracedNote(s: Store): string {
-  const result = selectResult(s);
-  if (!result) return '';
-  const { services } = result.cluster;
-  const svc = services.find((x) => `${x.namespace}/${x.name}` === result.serviceKey);
-  if (!svc || (services.length < 2 && svc.ports.length < 2)) return '';
-  const port = svc.ports[0];
-  const portText = port
-    ? `, port ${port.name ? `${port.name} ` : ''}${port.port}/${port.protocol.toUpperCase()}`
-    : '';
-  const counts = [
-    services.length > 1 ? `${services.length} Services` : '',
-    svc.ports.length > 1 ? `${svc.ports.length} ports` : '',
-  ].filter(Boolean);
-  const first = svc.type === 'LoadBalancer' ? 'first LoadBalancer Service' : 'first Service';
-  return (
-    `Tracing Service ${result.serviceKey}${portText}: the model follows the ${first} on its ` +
-    `first port (there are ${counts.join(' and ')}); picking another is not supported yet.`
-  );
 }

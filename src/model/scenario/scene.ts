@@ -33,6 +33,10 @@ export interface SceneOptions {
   client: string;
   dial: DialTarget;
   choices: Choices;
+  /** `namespace/name` of the Service to trace; unset: the first LoadBalancer Service. */
+  service?: string;
+  /** `spec.ports[].name` of the port to dial; unset: the Service's first port. */
+  port?: string;
   /** kube-proxy's mode (`KubeProxyConfiguration.mode`); unset keeps the scenario's own. */
   proxyMode?: 'iptables' | 'nftables' | 'ipvs';
   /** Seed for every random draw (balancer choice, `statistic` match, masquerade port). */

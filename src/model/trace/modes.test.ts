@@ -169,3 +169,28 @@ describe('KubeProxyConfiguration is input', () => {
     expect(lines).toContain('-A KUBE-MARK-MASQ -j MARK --set-xmark 0x8000/0x8000');
   });
 });
+
+describe('choosing the Service port to trace', () => {
+  it('multi-port example: dialling the https port reaches the pods’ https container port', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { loadObjects } = await import('../import/load');
+    const { fillGaps } = await import('../import/fill');
+    const objects = fillGaps(
+      loadObjects(readFileSync('public/examples/multi-port-named.yaml', 'utf8')).objects,
+    ).objects;
+    const base = { ...DEFAULT_SCENE, client: 'internet' };
+    const http = runScene(objects, { ...base, port: 'http' }).trace;
+    const https = runScene(objects, { ...base, port: 'https' }).trace;
+    // The first step dials the load balancer on the chosen Service port (80 / 443)…
+    expect(http.steps[0]?.before.dport).toBe(80);
+    expect(https.steps[0]?.before.dport).toBe(443);
+    // …and kube-proxy DNATs to the endpoint port of that port (named targetPorts resolved by
+    // the EndpointSlice controller: 8080 for http, 8443 for https).
+    expect(
+      https.steps.find((s) => s.transform === 'DNAT' && s.at.startsWith('node:'))?.after.dport,
+    ).toBe(8443);
+    expect(
+      http.steps.find((s) => s.transform === 'DNAT' && s.at.startsWith('node:'))?.after.dport,
+    ).toBe(8080);
+  });
+});

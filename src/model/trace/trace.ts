@@ -26,6 +26,8 @@ import type { ConntrackEntry, Outcome, Packet, Place, Trace } from './types';
 export interface TraceOptions {
   /** `namespace/name` of the Service; default: the first LoadBalancer Service. */
   service?: string;
+  /** `spec.ports[].name` of the port to dial; default: the first port. */
+  port?: string;
   /** Name of the Client object that opens the connection. */
   client: string;
   dial: DialTarget;
@@ -72,7 +74,13 @@ export function trace(
   options: TraceOptions,
   rules?: Record<string, ModeRuleset>,
 ): Trace {
-  const svc = pickService(cluster, options.service);
+  // The traced port goes first in the Service's view, so every step (the balancer, the
+  // narration, the decision) speaks of it; the node's rules still hold every port.
+  const picked = pickService(cluster, options.service);
+  const chosenPort = picked.ports.find((p) => p.name === options.port) ?? picked.ports[0];
+  const svc: ServiceModel = chosenPort
+    ? { ...picked, ports: [chosenPort, ...picked.ports.filter((p) => p !== chosenPort)] }
+    : picked;
   const port = svc.ports[0];
   const client = cluster.clients.find((c) => c.name === options.client);
   if (!client) throw new Error(`no Client "${options.client}"`);

@@ -5,9 +5,10 @@
  */
 import { Suspense, lazy, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
-import { useAppStore, useAppStoreApi } from '../../store';
+import { useAppStoreApi } from '../../store';
 import { editorStorage, syncEditorText } from '../../store/editorText';
-import { applyImported, resetToDefault, selectTracedNote } from '../../store/importScenario';
+import { applyImported, resetToDefault } from '../../store/importScenario';
+import { TracedPicker } from './TracedPicker';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { ExamplePicker } from './ExamplePicker';
 import type { Example } from './examples';
@@ -40,7 +41,6 @@ function ImportBody() {
   const [replaced, setReplaced] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [example, setExample] = useState<Example | null>(null);
-  const traced = useAppStore(selectTracedNote);
   const editorId = useId();
   const exampleId = useId();
   const toggle = useRef<HTMLButtonElement>(null);
@@ -209,11 +209,7 @@ function ImportBody() {
           </button>
         </p>
       )}
-      {traced && (
-        <p className="import-traced muted" data-testid="traced-note">
-          {traced}
-        </p>
-      )}
+      <TracedPicker />
       <div id={editorId} hidden={!open}>
         {open && (
           <ErrorBoundary name="the manifests editor">
