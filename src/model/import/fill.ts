@@ -22,6 +22,7 @@
 import type { EndpointSlice, KubeProxyConfiguration, Node, ScenarioObject } from '../k8s/objects';
 import { completeScenario } from './load';
 import { ipToInt, isIPv4 } from '../net/ip';
+import { mirrorEndpoints } from './mirror';
 
 /** The result of {@link fillGaps}. */
 export interface Filled {
@@ -583,7 +584,9 @@ function fill(objects: ScenarioObject[]): Filled {
  */
 export function fillGaps(objects: ScenarioObject[]): Filled {
   try {
-    return fill(objects);
+    const mirrored = mirrorEndpoints(objects);
+    const filled = fill(mirrored.objects);
+    return { ...filled, assumed: [...mirrored.notes, ...filled.assumed] };
   } catch (e) {
     return {
       objects: Array.isArray(objects) ? [...objects] : [],

@@ -10,6 +10,7 @@ import { OUR_GROUP } from '../k8s/objects';
 const KINDS = new Set([
   'Service',
   'EndpointSlice',
+  'Endpoints',
   'Node',
   'Pod',
   'KubeProxyConfiguration',

@@ -56,6 +56,7 @@ export interface Validated {
 const KINDS = new Set([
   'Service',
   'EndpointSlice',
+  'Endpoints',
   'Node',
   'Pod',
   'KubeProxyConfiguration',
