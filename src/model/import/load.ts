@@ -7,7 +7,8 @@ import { parseAllDocuments } from 'yaml';
 import type { ScenarioObject } from '../k8s/objects';
 import { OUR_GROUP } from '../k8s/objects';
 
-const KINDS = new Set([
+/** The kinds the model reads; any other kind in the input is skipped with a notice. */
+export const KINDS: ReadonlySet<string> = new Set([
   'Service',
   'EndpointSlice',
   'Endpoints',

@@ -23,6 +23,7 @@ import {
   selectorWarnings,
   type ServiceFacts,
 } from './service-checks';
+import { KINDS } from './load';
 
 /** One problem in the pasted text. */
 export interface Problem {
@@ -52,17 +53,6 @@ export interface Validated {
   problems: Problem[];
 }
 
-/** The kinds the model reads (the same set as ./load.ts, which does not export it). */
-const KINDS = new Set([
-  'Service',
-  'EndpointSlice',
-  'Endpoints',
-  'Node',
-  'Pod',
-  'KubeProxyConfiguration',
-  'CloudLoadBalancer',
-  'Client',
-]);
 const NAMESPACED = new Set(['Service', 'EndpointSlice', 'Pod']);
 
 interface Entry {
