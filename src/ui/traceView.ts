@@ -106,3 +106,14 @@ export function conntrackUpTo(
   }
   return [...groups].map(([node, entries]) => ({ node, entries }));
 }
+
+/**
+ * A name short enough for a label in the drawing: long cloud node names
+ * (`gke-prod-default-pool-6f1c2a3b-4kxz`) keep their start and their distinguishing end. The
+ * full name stays in the element's title and accessible name.
+ */
+export function shortName(name: string, max = 16): string {
+  if (name.length <= max) return name;
+  const tail = Math.ceil((max - 1) / 2);
+  return `${name.slice(0, max - 1 - tail)}…${name.slice(-tail)}`;
+}

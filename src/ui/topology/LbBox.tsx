@@ -2,6 +2,7 @@ import type { Candidate } from '../../model/trace/types';
 import type { ServiceModel } from '../../model/scenario/cluster';
 import type { SceneOptions } from '../../model/scenario/scene';
 import type { TopologyLayout } from './layout';
+import { shortName } from '../traceView';
 
 interface LbBoxProps {
   layout: TopologyLayout;
@@ -89,7 +90,7 @@ export function LbBox({
                 y={exit.y + 4}
               >
                 <title>{`${n.name}: ${c ? c.status : 'no health check result in this trace'}`}</title>
-                {`${n.name} ${healthMark(c)}`}
+                {`${shortName(n.name, 12)} ${healthMark(c)}`}
               </text>
             );
           })}

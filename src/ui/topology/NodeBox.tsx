@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import type { ClientModel, ClusterNode } from '../../model/scenario/cluster';
 import type { NodeLayout } from './layout';
+import { shortName } from '../traceView';
 
 interface NodeBoxProps {
   node: ClusterNode;
@@ -64,7 +65,8 @@ export function NodeBox(props: NodeBoxProps) {
       />
       <rect className="box node-frame" x={x} y={y} width={w} height={h} rx={8} />
       <text className="title" x={x + 8} y={y + 18}>
-        {node.name}
+        <title>{node.name}</title>
+        {shortName(node.name, 8)}
       </text>
       <text className="detail mono small" x={x + 8} y={y + 33}>
         {node.internalIP}
