@@ -1,7 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 import { findChromium } from './scripts/find-chromium.mjs';
 
-const PORT = 4173;
+// E2E_PORT / E2E_OUTDIR let two checkouts' builds be tested side by side; CI uses the defaults.
+const PORT = Number(process.env['E2E_PORT'] ?? 4173);
+const OUTDIR = process.env['E2E_OUTDIR'] ?? 'dist';
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 // No browser downloads here: use a system Chromium (or CHROMIUM_PATH, or Playwright's own if
@@ -11,7 +13,7 @@ const executablePath = findChromium();
 
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'test-results',
+  outputDir: process.env['E2E_RESULTS'] ?? 'test-results',
   fullyParallel: false,
   forbidOnly: !!process.env['CI'],
   retries: 0,
@@ -44,7 +46,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npm run preview',
+    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${OUTDIR}`,
     url: BASE_URL,
     reuseExistingServer: !process.env['CI'],
     timeout: 60_000,
