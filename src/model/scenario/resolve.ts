@@ -184,13 +184,29 @@ function resolveKubeProxy(
   };
 }
 
-function resolveLoadBalancer(lb: CloudLoadBalancer): LoadBalancerModel {
+/**
+ * The balancer's address on the nodes' network when the scenario gives none: `.250` in the
+ * first node's /24 (the canonical scenario's 192.168.0.250), so a proxying balancer's
+ * connections come from the nodes' own network whatever the cluster's addresses.
+ */
+function defaultBackendAddress(nodeIPs: readonly string[]): string {
+  const first = nodeIPs.find(isIPv4);
+  if (!first) return '192.168.0.250';
+  const prefix = first.split('.').slice(0, 3).join('.');
+  for (let host = 250; host > 1; host--) {
+    const ip = `${prefix}.${host}`;
+    if (!nodeIPs.includes(ip)) return ip;
+  }
+  return `${prefix}.250`;
+}
+
+function resolveLoadBalancer(lb: CloudLoadBalancer, nodeIPs: readonly string[]): LoadBalancerModel {
   const hc = lb.spec.healthCheck ?? {};
   return {
     name: lb.metadata.name,
     service: lb.spec.service,
     delivery: lb.spec.delivery ?? 'NodePort',
-    backendAddress: lb.spec.backendAddress ?? '192.168.0.250',
+    backendAddress: lb.spec.backendAddress ?? defaultBackendAddress(nodeIPs),
     address: lb.spec.address ?? '',
     // Defaults modelled on a common cloud's network load balancer health check.
     healthCheck: {
@@ -269,7 +285,8 @@ export function resolveCluster(objects: readonly ScenarioObject[]): Cluster {
         assumed.push(`a Pod at ${e.ip} on ${e.nodeName}: only its endpoint is known`);
       }
   const kubeProxy = resolveKubeProxy(of('KubeProxyConfiguration')[0], assumed);
-  const loadBalancers = of('CloudLoadBalancer').map(resolveLoadBalancer);
+  const nodeIPs = nodes.map((n) => n.internalIP);
+  const loadBalancers = of('CloudLoadBalancer').map((lb) => resolveLoadBalancer(lb, nodeIPs));
   const clients = of('Client').map((c) => resolveClient(c, nodes, pods));
   return { nodes, pods, services, endpoints, kubeProxy, loadBalancers, clients, assumed };
 }

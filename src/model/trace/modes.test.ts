@@ -17,6 +17,18 @@ const run = (s: Partial<SceneOptions>) =>
   runScene(canonicalObjects(), { ...DEFAULT_SCENE, ...s }).trace;
 
 describe.each(['iptables', 'nftables', 'ipvs'] as const)('%s mode', (proxyMode) => {
+  it('Cluster: the 0x4000 masquerade mark is set at the step that says so', () => {
+    const t = run({ proxyMode, choices: { lbTarget: 'node-1', endpoint: '10.244.3.9:8080' } });
+    const marked = t.steps.filter((s) => s.transform === 'mark');
+    // Exactly one step sets the mark (KUBE-MARK-MASQ / mark-for-masquerade), and it is the
+    // one narrated as the masquerade decision, not the step after it.
+    expect(marked).toHaveLength(1);
+    expect(marked[0]?.narration.title).toBe(
+      'Marked for masquerade (externalTrafficPolicy: Cluster)',
+    );
+    expect(marked[0]?.after.mark).toBe(0x4000);
+  });
+
   it('Cluster, via the balancer to node-1, pinned to 10.244.3.9: DNAT, SNAT to node-1, a second hop', () => {
     const t = run({ proxyMode, choices: { lbTarget: 'node-1', endpoint: '10.244.3.9:8080' } });
     expect(t.outcome).toMatchObject({

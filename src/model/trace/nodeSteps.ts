@@ -78,8 +78,12 @@ function group(hits: ModeHit[]): {
   let pending: ModeHit[] = [];
   for (const h of hits) {
     const last = groups[groups.length - 1];
-    if (h.role === 'mark' && last && pending.length === 0) last.hits.push(h);
-    else if (h.role && h.role !== 'mark') {
+    // The mark belongs to the step whose rule jumped to KUBE-MARK-MASQ. In IPVS mode the ipset
+    // member that rule matched is recorded between the two; it belongs to that step too.
+    if (h.role === 'mark' && last && pending.every((p) => p.table === 'ipset')) {
+      last.hits.push(...pending, h);
+      pending = [];
+    } else if (h.role && h.role !== 'mark') {
       groups.push({ main: h, role: h.role, hits: [...pending, h] });
       pending = [];
     } else pending.push(h);
