@@ -1,0 +1,287 @@
+/**
+ * Checks the whole tutorial: every chapter, scene, question, diagram, the glossary and the
+ * topics, as content/AUTHORING.md promises ("fails the tests"). Used by the content tests and
+ * by `npx tsx scripts/tutorial-check.ts`.
+ */
+import type { Book, Chapter } from './chapters';
+import { loadBook } from './chapters';
+import type { YamlBlock } from './blocks';
+import { extractBlocks, missingAccessibility } from './blocks';
+import type { GlossaryEntry } from './glossary';
+import { parseGlossary } from './glossary';
+import type { Problem } from './problem';
+import { sortProblems } from './problem';
+import type { Question, QuestionOption } from './questions';
+import { answerQuestion, answersBySeed, parseQuestion, questionOptions } from './questions';
+import type { ResolveOptions, ResolvedScene } from './sceneResolve';
+import { resolveSceneQuery } from './sceneResolve';
+import type { Topic } from './topics';
+import { checkTopics, parseTopics } from './topics';
+import { isRecord } from './yamlLines';
+
+/** The content folder's text, by path (e.g. `content/chapters/07-traffic-policy.md`). */
+export interface ContentFiles {
+  chapters: Record<string, string>;
+  /** `content/glossary.yaml`; absent when the file does not exist. */
+  glossary?: { file: string; text: string };
+  /** `content/topics.yaml`; absent when the file does not exist. */
+  topics?: { file: string; text: string };
+}
+
+/** Which check found a problem. */
+export type CheckKind =
+  'chapter' | 'scene' | 'question' | 'check-yourself' | 'mermaid' | 'glossary' | 'topics';
+
+/** A problem and the check that found it. */
+export interface ContentProblem extends Problem {
+  check: CheckKind;
+}
+
+/** A scene found in the content and what it resolved to. */
+export interface SceneReport {
+  file: string;
+  line: number;
+  kind: 'front matter' | 'link' | 'block';
+  query: string;
+  resolved?: ResolvedScene;
+}
+
+/** A question found in the content, its options and its computed answer. */
+export interface QuestionReport {
+  file: string;
+  line: number;
+  question: Question;
+  resolved?: ResolvedScene;
+  options: QuestionOption[];
+  /** The right option's id, or null when the question does not apply to the outcome. */
+  answer: string | null;
+  /** The answer for each seed tried (one seed when the link sets it). */
+  bySeed: Map<number, string>;
+}
+
+/** Everything the check found. */
+export interface ContentReport {
+  book: Book;
+  glossary: GlossaryEntry[];
+  topics: Topic[];
+  scenes: SceneReport[];
+  questions: QuestionReport[];
+  /** Sorted by file and line. */
+  problems: ContentProblem[];
+}
+
+const CHECK_YOURSELF = 'Check yourself';
+const SCENE_BLOCK_FIELDS = ['scene', 'caption'];
+
+/** Runs every check over the content. Never throws. */
+export function checkContent(files: ContentFiles, options: ResolveOptions = {}): ContentReport {
+  const problems: ContentProblem[] = [];
+  const add = (check: CheckKind, ps: readonly Problem[]) =>
+    problems.push(...ps.map((p) => ({ ...p, check })));
+  const book = loadBook(files.chapters);
+  add('chapter', book.problems);
+  const scenes: SceneReport[] = [];
+  const questions: QuestionReport[] = [];
+  const ids = new Map<string, string>();
+
+  const scene = (file: string, line: number, kind: SceneReport['kind'], query: string) => {
+    const r = resolveSceneQuery(query, options);
+    if (r.ok) scenes.push({ file, line, kind, query, resolved: r.scene });
+    else {
+      scenes.push({ file, line, kind, query });
+      add(
+        'scene',
+        r.errors.map((e) => ({ file, line, message: `scene ${kind} "${query}": ${e.message}` })),
+      );
+    }
+    return r.ok ? r.scene : undefined;
+  };
+
+  for (const c of book.chapters) {
+    if (c.scene !== undefined) scene(c.file, c.fieldLines.scene ?? 1, 'front matter', c.scene);
+    const blocks = extractBlocks(c.body, c.bodyLine);
+    for (const l of blocks.sceneLinks) scene(c.file, l.line, 'link', l.query);
+    for (const b of blocks.sceneBlocks) {
+      const q = sceneBlock(b, c.file, (ps) => add('scene', ps));
+      if (q !== undefined) scene(c.file, b.fieldLine('scene'), 'block', q);
+    }
+    for (const m of blocks.mermaid) {
+      const missing = missingAccessibility(m.code);
+      if (missing.length > 0)
+        add('mermaid', [
+          {
+            file: c.file,
+            line: m.line,
+            message: `mermaid diagram without ${missing.join(' and ')}: add "${missing.map((k) => `${k}: …`).join('" and "')}" lines`,
+          },
+        ]);
+    }
+    for (const b of blocks.questions) {
+      const { question, problems: ps } = parseQuestion(b, c.file);
+      add('question', ps);
+      if (!question) continue;
+      const line = b.fieldLine('id');
+      const other = ids.get(question.id);
+      if (other)
+        add('question', [
+          {
+            file: c.file,
+            line,
+            message: `question id "${question.id}" is already used at ${other}`,
+          },
+        ]);
+      else ids.set(question.id, `${c.file}:${line}`);
+      questions.push(checkQuestion(question, c.file, b, options, (ps2) => add('question', ps2)));
+    }
+    if (c.core) add('check-yourself', checkYourself(c, blocks.questions));
+  }
+
+  let glossary: GlossaryEntry[] = [];
+  if (files.glossary) {
+    const g = parseGlossary(files.glossary.text, files.glossary.file);
+    glossary = g.entries;
+    add('glossary', g.problems);
+  } else
+    add('glossary', [
+      { file: 'content/glossary.yaml', line: 1, message: 'the glossary file is missing' },
+    ]);
+
+  let topics: Topic[] = [];
+  if (files.topics) {
+    const t = parseTopics(files.topics.text, files.topics.file);
+    topics = t.topics;
+    add('topics', [...t.problems, ...checkTopics(t.topics, book.chapters, files.topics.file)]);
+  } else
+    add('topics', [
+      { file: 'content/topics.yaml', line: 1, message: 'the topics file is missing' },
+    ]);
+
+  return {
+    book,
+    glossary,
+    topics,
+    scenes: scenes.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)),
+    questions,
+    problems: sortProblems(problems) as ContentProblem[],
+  };
+}
+
+/** The scene query of a `scene` block (`scene:` and `caption:`), or undefined after a problem. */
+function sceneBlock(
+  b: YamlBlock,
+  file: string,
+  report: (ps: Problem[]) => void,
+): string | undefined {
+  const ps: Problem[] = b.yamlErrors.map((e) => ({
+    file,
+    line: e.line,
+    message: `scene block is not valid YAML: ${e.message}`,
+  }));
+  const d = b.data;
+  if (ps.length === 0 && !isRecord(d))
+    ps.push({
+      file,
+      line: b.line,
+      message: 'scene block must be a mapping with scene: and caption:',
+    });
+  let query: string | undefined;
+  if (ps.length === 0 && isRecord(d)) {
+    for (const k of Object.keys(d))
+      if (!SCENE_BLOCK_FIELDS.includes(k))
+        ps.push({
+          file,
+          line: b.fieldLine(k),
+          message: `scene block: unknown field "${k}" (fields: scene, caption)`,
+        });
+    for (const k of SCENE_BLOCK_FIELDS) {
+      const v = d[k];
+      if (typeof v !== 'string' || v.trim() === '')
+        ps.push({
+          file,
+          line: b.fieldLine(k),
+          message: `scene block: ${k} is required (${k === 'caption' ? 'a sentence that says in words what the scene shows' : 'a scene query, e.g. policy=Local&step=last'})`,
+        });
+    }
+    if (typeof d.scene === 'string') query = d.scene.trim().replace(/^scene:/, '');
+  }
+  report(ps);
+  return ps.length === 0 ? query : undefined;
+}
+
+function checkQuestion(
+  question: Question,
+  file: string,
+  b: YamlBlock,
+  options: ResolveOptions,
+  report: (ps: Problem[]) => void,
+): QuestionReport {
+  const sceneLine = b.fieldLine('scene');
+  const r = resolveSceneQuery(question.scene, options);
+  const base = {
+    file,
+    line: b.line,
+    question,
+    options: [] as QuestionOption[],
+    answer: null,
+    bySeed: new Map<number, string>(),
+  };
+  if (!r.ok) {
+    report(
+      r.errors.map((e) => ({
+        file,
+        line: sceneLine,
+        message: `question ${question.id}: scene "${question.scene}": ${e.message}`,
+      })),
+    );
+    return base;
+  }
+  const result = r.scene.result;
+  const options_ = questionOptions(question, result);
+  const answer = answerQuestion(question, result);
+  const bySeed = answersBySeed(question, options);
+  const ps: Problem[] = [];
+  if (answer === null)
+    ps.push({
+      file,
+      line: b.fieldLine('ask'),
+      message: `question ${question.id}: ask ${question.ask} does not apply, the connection is not delivered (${result.trace.outcome.summary}); ask outcome instead`,
+    });
+  else if (!options_.some((o) => o.id === answer))
+    ps.push({
+      file,
+      line: b.fieldLine('ask'),
+      message: `question ${question.id}: the answer ${answer} is not among the options (${options_.map((o) => o.id).join(', ')})`,
+    });
+  const distinct = new Set(bySeed.values());
+  if (distinct.size > 1) {
+    const groups = new Map<string, number[]>();
+    for (const [seed, a] of bySeed) groups.set(a, [...(groups.get(a) ?? []), seed]);
+    const seen = [...groups].map(([a, seeds]) => `${a} with seeds ${seeds.join(', ')}`).join('; ');
+    ps.push({
+      file,
+      line: sceneLine,
+      message: `question ${question.id}: the answer depends on the seed (${seen}); pin lbTarget and/or endpoint`,
+    });
+  }
+  report(ps);
+  return { ...base, resolved: r.scene, options: options_, answer, bySeed };
+}
+
+/** A core chapter needs a `## Check yourself` section holding at least one question. */
+function checkYourself(c: Chapter, questionBlocks: readonly YamlBlock[]): Problem[] {
+  const i = c.headings.findIndex((h) => h.depth === 2 && h.text === CHECK_YOURSELF);
+  const h = c.headings[i];
+  if (!h)
+    return [
+      {
+        file: c.file,
+        line: c.fieldLines.core ?? 1,
+        message: `core chapter without a "## ${CHECK_YOURSELF}" section`,
+      },
+    ];
+  const next = c.headings.slice(i + 1).find((x) => x.depth <= 2);
+  const inside = questionBlocks.filter((b) => b.line > h.line && (!next || b.line < next.line));
+  return inside.length > 0
+    ? []
+    : [{ file: c.file, line: h.line, message: `"## ${CHECK_YOURSELF}" holds no question block` }];
+}

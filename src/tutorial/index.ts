@@ -1,0 +1,53 @@
+/**
+ * The tutorial's pure core: plain TypeScript (no React, no DOM), run by the Node tests, by
+ * `scripts/tutorial-check.ts` and by the browser alike. It reads the content in `content/`
+ * exactly as content/AUTHORING.md defines it:
+ *
+ * - chapters (front matter + GitHub-flavoured Markdown) → {@link loadBook};
+ * - scene links `scene:<query>` → {@link parseSceneQuery} then {@link resolveSceneLink}, which
+ *   gives the store's `SharedState` for `openView`;
+ * - fenced `scene`, `question` and `mermaid` blocks → {@link extractBlocks};
+ * - questions → {@link parseQuestion}, {@link questionOptions}, {@link answerQuestion} (the
+ *   answer always comes from the model's trace, never from the text);
+ * - the glossary → {@link parseGlossary}, {@link glossaryMatcher}; the topics →
+ *   {@link parseTopics}, {@link checkTopics}; everything at once → {@link checkContent}.
+ *
+ * Node-only helpers that read files (`readContent`, `diskScenarioLoader`) live in
+ * `./node.ts` and are deliberately not exported here.
+ */
+export type { Problem } from './problem';
+export { formatProblem, sortProblems } from './problem';
+export type { Book, Chapter, ChapterResult, Heading } from './chapters';
+export { headingsOf, loadBook, parseChapter, slugOfFile } from './chapters';
+export type { ParsedSceneLink, SceneLink, SceneLinkError } from './sceneLink';
+export { formatSceneLink, parseSceneQuery, SCENE_KEYS } from './sceneLink';
+export type { ResolvedScene, ResolveOptions, ResolveResult } from './sceneResolve';
+export { resolveSceneLink, resolveSceneQuery, serviceEndpoints } from './sceneResolve';
+export type { ScenarioLoader } from './scenario';
+export { CANONICAL_SCENARIO, scenarioFromText, scenarioNames, sceneForScenario } from './scenario';
+export type { ChapterBlocks, MermaidBlock, SceneLinkRef, YamlBlock } from './blocks';
+export { extractBlocks, missingAccessibility } from './blocks';
+export type { Ask, Question, QuestionOption } from './questions';
+export {
+  answerQuestion,
+  answersBySeed,
+  ASKS,
+  isDeterministic,
+  parseQuestion,
+  questionOptions,
+  SEEDS,
+} from './questions';
+export type { GlossaryEntry, GlossaryMatcher, TermMatch } from './glossary';
+export { glossaryMatcher, isCaseSensitive, parseGlossary } from './glossary';
+export type { Topic } from './topics';
+export { checkTopics, parseTopics } from './topics';
+export type {
+  CheckKind,
+  ContentFiles,
+  ContentProblem,
+  ContentReport,
+  QuestionReport,
+  SceneReport,
+} from './check';
+export { checkContent } from './check';
+export { describeOutcome, describeStep, describeToggles } from './describe';
