@@ -4,6 +4,8 @@
  *   rules --node NAME [--mode M] FILE…             that node's kube-proxy rules, as the mode's tool prints them
  *   trace FILE… [--client NAME|IP] [--seed N] [--mode M] [--json]   one connection, step by step, and its outcome
  *   flow --node NAME --src IP --dst IP --dport N [--proto tcp|udp|sctp] [--mode M] FILE… [--json]
+ *   stats FILE… --connections N [--seed S] [--client NAME|IP] [--mode M] [--json]   many connections, per node and Pod
+ *   timeline FILE… --events EVENTS [--json] [options]   health checks, rotation, failures over simulated time
  *
  * --mode (iptables, nftables or ipvs) overrides the KubeProxyConfiguration's mode.
  *                                                   what the node's rules do to one new packet
@@ -11,10 +13,7 @@
  * FILE is Kubernetes objects (YAML, multi-document YAML, JSON or a List) plus, optionally,
  * our own kinds; `-` reads standard input. Errors go to stderr with exit status 2.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadObjects } from '../model/import/load';
-import { fillGaps } from '../model/import/fill';
 import type { ScenarioObject } from '../model/k8s/objects';
 import { OUR_GROUP } from '../model/k8s/objects';
 import { resolveCluster } from '../model/scenario/resolve';
@@ -24,6 +23,9 @@ import type { ProxyMode } from '../model/kube-proxy/types';
 import { trace } from '../model/trace/trace';
 import { isIPv4 } from '../model/net/ip';
 import type { Protocol } from '../model/net/ip';
+import { UsageError, readObjects } from './input';
+import { cmdStats } from './stats';
+import { cmdTimeline } from './timeline';
 
 const USAGE = `usage: npm run datapath -- <command> [options] FILE…
 
@@ -31,39 +33,18 @@ commands:
   rules --node NAME [--mode M] FILE…
   trace FILE… [--client NAME|IP] [--seed N] [--mode M] [--json]
   flow  --node NAME --src IP --dst IP --dport N [--proto tcp|udp|sctp] [--mode M] FILE… [--json]
+  stats FILE… --connections N [--seed S] [--client NAME|IP] [--mode M] [--json]
+  timeline FILE… --events EVENTS [--json] [--seed S] [--client NAME|IP] [--connections N]
+        [--period D] [--hold D] [--horizon D] [--controller cloud|none|metallb-l2]
+        [--from-creation] [--probes] [--records] [--mode M]
 
 --mode M: iptables, nftables or ipvs (default: the KubeProxyConfiguration's mode, else iptables)
 
 FILE: Kubernetes objects as kubectl prints them (YAML, JSON or a List); - for stdin.
-Example: npm run datapath -- trace public/examples/canonical.yaml --seed 3`;
-
-/** A mistake in the command line: the message is followed by the usage. */
-class UsageError extends Error {}
-/** A problem with an input file: the message alone says it. */
-class InputError extends Error {}
-
-function readObjects(files: string[]): { objects: ScenarioObject[]; notes: string[] } {
-  if (files.length === 0) throw new UsageError('no FILE given');
-  const objects: ScenarioObject[] = [];
-  const notes: string[] = [];
-  for (const f of files) {
-    let text: string;
-    try {
-      text = readFileSync(f === '-' ? 0 : f, 'utf8');
-    } catch (e) {
-      throw new InputError(`cannot read ${f}: ${(e as Error).message}`);
-    }
-    try {
-      const loaded = loadObjects(text);
-      objects.push(...loaded.objects);
-      for (const s of loaded.skipped) notes.push(`${f}: skipped ${s}`);
-    } catch (e) {
-      throw new InputError(`${f}: ${(e as Error).message}`);
-    }
-  }
-  const done = fillGaps(objects);
-  return { objects: done.objects, notes: [...notes, ...done.assumed.map((a) => `assumed: ${a}`)] };
-}
+EVENTS: a YAML/JSON file, or inline KIND:ARG@TIME,… (fail, restore, drain, uncordon, kill, scale, policy).
+Example: npm run datapath -- trace public/examples/canonical.yaml --seed 3
+         npm run datapath -- stats public/examples/local-uneven.yaml --connections 100000
+         npm run datapath -- timeline public/examples/canonical.yaml --events fail:node-1@12s,restore:node-1@90s`;
 
 /** Resolves the objects; `--mode` overrides kube-proxy's configured mode. */
 function clusterOf(objects: ScenarioObject[], mode: string | undefined) {
@@ -210,6 +191,8 @@ export function main(argv: string[]): number {
     if (cmd === 'rules') out = cmdRules(rest);
     else if (cmd === 'trace') out = cmdTrace(rest);
     else if (cmd === 'flow') out = cmdFlow(rest);
+    else if (cmd === 'stats') out = cmdStats(rest);
+    else if (cmd === 'timeline') out = cmdTimeline(rest);
     else if (cmd === undefined) {
       process.stderr.write(`${USAGE}\n`);
       return 2;

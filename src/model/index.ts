@@ -15,6 +15,7 @@ import { pickService, trace } from './trace/trace';
 import type { Candidate, Trace } from './trace/types';
 import { targetCandidates } from './cloud/targets';
 import { NODEPORT_TO_LOADBALANCER } from './walkthrough/nodePortToLoadBalancer';
+import { markNodesDown } from './time/down';
 
 export type { ScenarioObject } from './k8s/objects';
 export type * from './trace/types';
@@ -58,7 +59,7 @@ export interface SceneResult {
  *   names a client or node that does not exist.
  */
 export function runScene(objects: readonly ScenarioObject[], scene: SceneOptions): SceneResult {
-  const cluster = resolveCluster(applyScene(objects, scene));
+  const cluster = markNodesDown(resolveCluster(applyScene(objects, scene)), scene.downNodes);
   const mode = proxyMode(cluster.kubeProxy.mode);
   const rules: Record<string, ModeRuleset> = {};
   for (const n of cluster.nodes) rules[n.name] = mode.generate(cluster, n.name);
@@ -77,7 +78,7 @@ export function runScene(objects: readonly ScenarioObject[], scene: SceneOptions
   );
   const key = `${svc.namespace}/${svc.name}`;
   const lbTargets = cluster.loadBalancers.some((l) => l.service === key)
-    ? targetCandidates(cluster, svc)
+    ? targetCandidates(cluster, svc, scene.choices.rotation)
     : [];
   return { cluster, trace: t, rules, serviceKey: key, lbTargets };
 }

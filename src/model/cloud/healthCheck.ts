@@ -42,6 +42,31 @@ export function localReadyEndpoints(
 }
 
 /**
+ * Options of a probe in time (issue 6); all optional, the defaults give the timeless answer.
+ */
+export interface ProbeOptions {
+  /**
+   * Under Cluster policy: `healthz` (kube-proxy's `:10256/healthz`, the default) or
+   * `nodePort` (a TCP connect to the Service's NodePort: it succeeds when the node answers
+   * and kube-proxy has an endpoint to DNAT to; there is no HTTP status).
+   */
+  clusterCheck?: 'healthz' | 'nodePort';
+  /**
+   * `/healthz` body times as Go prints a `time.Time` with `%q` (e.g.
+   * `2025-01-01 00:00:12 +0000 UTC m=+12.000000000`): `currentTime` now, `lastUpdated` the
+   * last rules sync (equal to now when healthy, as proxy_health.go writes it).
+   */
+  currentTime?: string;
+  lastUpdated?: string;
+  /**
+   * kube-proxy's `nodeEligible` (proxy_health.go `SyncNode`): false once the Node has a
+   * `deletionTimestamp` or the `ToBeDeletedByClusterAutoscaler` taint; `/healthz` then
+   * answers 503. Default true.
+   */
+  nodeEligible?: boolean;
+}
+
+/**
  * Probes `node` for `svc` the way the balancer does.
  * @returns the probe's result; never throws.
  */
@@ -49,11 +74,15 @@ export function probeNode(
   cluster: Cluster,
   svc: ServiceModel,
   node: ClusterNode,
+  options: ProbeOptions = {},
 ): HealthCheckResult {
   const local = svc.externalTrafficPolicy === 'Local' && svc.healthCheckNodePort !== 0;
+  const tcp = !local && options.clusterCheck === 'nodePort';
   const target = local
     ? `http://${node.internalIP}:${svc.healthCheckNodePort}/`
-    : `http://${node.internalIP}:10256/healthz`;
+    : tcp
+      ? `tcp://${node.internalIP}:${svc.ports[0]?.nodePort ?? 0}`
+      : `http://${node.internalIP}:10256/healthz`;
   if (!node.ready)
     return {
       node: node.name,
@@ -88,12 +117,33 @@ export function probeNode(
           : `${status}, no local endpoints`,
     };
   }
+  if (tcp) {
+    const port = svc.ports[0];
+    const usable = (port ? (cluster.endpoints[servicePortKey(svc, port.name)] ?? []) : []).some(
+      (e) => e.ready || (e.serving && e.terminating),
+    );
+    return {
+      node: node.name,
+      target,
+      status: null,
+      body: '',
+      healthy: usable,
+      summary: usable
+        ? 'TCP connect succeeded'
+        : 'TCP connect refused (no endpoints: kube-proxy REJECTs)',
+    };
+  }
+  const eligible = options.nodeEligible ?? true;
+  const now = options.currentTime ?? '…';
+  const last = eligible ? now : (options.lastUpdated ?? now);
+  // proxy_health.go healthzHandler: fmt.Fprintf(resp, `{"lastUpdated": %q,"currentTime": %q, "nodeEligible": %v}`, …)
+  const body = `{"lastUpdated": "${last}","currentTime": "${now}", "nodeEligible": ${eligible}}`;
   return {
     node: node.name,
     target,
-    status: 200,
-    body: '{"lastUpdated": "…","currentTime": "…", "nodeEligible": true}',
-    healthy: true,
-    summary: '200, kube-proxy healthy',
+    status: eligible ? 200 : 503,
+    body,
+    healthy: eligible,
+    summary: eligible ? '200, kube-proxy healthy' : '503, node is being deleted',
   };
 }

@@ -8,9 +8,30 @@ import type { Cluster, ServiceModel } from '../scenario/cluster';
 import type { Candidate } from '../trace/types';
 import { probeNode } from './healthCheck';
 
-/** Every target with its share of new connections; the shares of eligible targets sum to 1. */
-export function targetCandidates(cluster: Cluster, svc: ServiceModel): Candidate[] {
+/**
+ * Every target with its share of new connections; the shares of eligible targets sum to 1.
+ * @param rotation when given (a timeline's rotation, see `Choices.rotation`), exactly these
+ *   nodes are eligible, each with an equal share, whatever their health check says now.
+ */
+export function targetCandidates(
+  cluster: Cluster,
+  svc: ServiceModel,
+  rotation?: readonly string[],
+): Candidate[] {
   const probes = cluster.nodes.map((n) => probeNode(cluster, svc, n));
+  if (rotation) {
+    const inRotation = probes.filter((p) => rotation.includes(p.node)).length;
+    return probes.map((p) => {
+      const eligible = rotation.includes(p.node);
+      return {
+        id: p.node,
+        label: p.node,
+        probability: eligible && inRotation > 0 ? 1 / inRotation : 0,
+        eligible,
+        status: `${eligible ? 'in' : 'out of'} the balancer's rotation; health check ${p.target} now: ${p.summary}`,
+      };
+    });
+  }
   const healthy = probes.filter((p) => p.healthy).length;
   return probes.map((p) => ({
     id: p.node,

@@ -17,6 +17,13 @@ export interface Choices {
   lbTarget?: string;
   /** The endpoint (`ip:port`) kube-proxy DNATs to. */
   endpoint?: string;
+  /**
+   * The nodes in the balancer's rotation, as a timeline decided them (health-check history,
+   * thresholds); unset: the nodes whose health check passes right now. A node in this list
+   * gets its share of new connections even when it is down (the window before the balancer
+   * notices). Issue 6, `src/model/time/`.
+   */
+  rotation?: string[];
 }
 
 /** Every toggle of the visualiser. */
@@ -29,6 +36,14 @@ export interface SceneOptions {
   published: boolean;
   /** Nodes that are down (powered off / partitioned), by name. */
   failedNodes: string[];
+  /**
+   * Nodes that are down but whose failure the control plane has not noticed yet (before
+   * kube-controller-manager's `--node-monitor-grace-period`): they answer nothing (no probe
+   * answer, no forwarding, no Pod), yet their Node `Ready` condition and their endpoints
+   * still read as they did. Unlike {@link failedNodes} the objects are left alone; `runScene`
+   * marks these nodes not ready in the resolved cluster. Issue 6, `src/model/time/`.
+   */
+  downNodes?: string[];
   /** The client's name (a `Client` object): `internet`, `node` or `pod` in the canonical scenario. */
   client: string;
   dial: DialTarget;

@@ -43,14 +43,15 @@ export function balancerStep(
       reason: 'no cloud load balancer is modelled for this Service',
       summary: 'Nothing answers.',
     });
-  const cands = targetCandidates(cluster, svc);
+  const cands = targetCandidates(cluster, svc, options.choices.rotation);
   const eligible = cands.filter((c) => c.eligible);
   if (eligible.length === 0)
     return done({
       kind: 'timed-out',
       at: 'lb',
-      reason:
-        'every target fails its health check, so the balancer has no node to send the connection to',
+      reason: options.choices.rotation
+        ? "no node is in the balancer's rotation, so it has no node to send the connection to"
+        : 'every target fails its health check, so the balancer has no node to send the connection to',
       summary: 'No healthy node: the connection times out.',
     });
   const pin = options.choices.lbTarget;

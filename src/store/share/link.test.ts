@@ -175,6 +175,23 @@ describe('encodeState / decodeState round trip', () => {
     );
   });
 
+  it('the traced Service and port, and a timeline moment (down nodes, rotation), survive a link', () => {
+    // A multi-Service import picks `service`/`port`; "Open as trace" from the timeline adds
+    // nodes that are down but not yet noticed, and the balancer's rotation at that moment.
+    const state = view({
+      scene: {
+        ...DEFAULT_SCENE,
+        service: 'shop/api',
+        port: 'https',
+        downNodes: ['node-1'],
+        choices: { lbTarget: 'node-1', rotation: ['node-1', 'node-3'] },
+      },
+    });
+    expect(decodeState(encodeState(state))).toEqual({ ok: true, state });
+    const bad = view({ scene: { ...DEFAULT_SCENE, downNodes: 'node-1' as never } });
+    expect(reasonOf(decodeState(encodeState(bad)))).toBe('scene.downNodes must be a list');
+  });
+
   it('shareLink makes only links this app opens again', () => {
     const state = view({ scene: { ...DEFAULT_SCENE, ipMode: 'Proxy' } });
     expect(shareLink(state)).toEqual({ ok: true, hash: encodeState(state) });

@@ -204,6 +204,9 @@ function sceneOf(value: unknown): SceneOptions {
       'choices',
       'proxyMode',
       'seed',
+      'service',
+      'port',
+      'downNodes',
     ],
     'scene',
   );
@@ -234,7 +237,17 @@ function sceneOf(value: unknown): SceneOptions {
       ['iptables', 'nftables', 'ipvs'],
       'scene.proxyMode',
     );
+  if (has(value, 'service')) scene.service = name(own(value, 'service'), 'scene.service');
+  if (has(value, 'port')) scene.port = name(own(value, 'port'), 'scene.port');
+  if (has(value, 'downNodes')) scene.downNodes = names(own(value, 'downNodes'), 'scene.downNodes');
   return scene;
+}
+
+/** A bounded list of names (node names). */
+function names(value: unknown, path: string): string[] {
+  if (!Array.isArray(value)) return fail(`${path} must be a list`);
+  if (value.length > MAX_FAILED_NODES) fail(`${path} has more than ${MAX_FAILED_NODES} entries`);
+  return value.map((n, i) => name(n, `${path}[${i}]`));
 }
 
 function dialOf(value: unknown): SceneOptions['dial'] {
@@ -254,12 +267,14 @@ function dialOf(value: unknown): SceneOptions['dial'] {
 
 function choicesOf(value: unknown): SceneOptions['choices'] {
   if (!isPlainObject(value)) return fail('scene.choices must be an object');
-  onlyKeys(value, ['lbTarget', 'endpoint'], 'scene.choices');
+  onlyKeys(value, ['lbTarget', 'endpoint', 'rotation'], 'scene.choices');
   const choices: SceneOptions['choices'] = {};
   if (has(value, 'lbTarget'))
     choices.lbTarget = name(own(value, 'lbTarget'), 'scene.choices.lbTarget');
   if (has(value, 'endpoint'))
     choices.endpoint = name(own(value, 'endpoint'), 'scene.choices.endpoint');
+  if (has(value, 'rotation'))
+    choices.rotation = names(own(value, 'rotation'), 'scene.choices.rotation');
   return choices;
 }
 

@@ -1,0 +1,98 @@
+/**
+ * `stats FILE… --connections N [--seed S] [--client NAME|IP] [--mode M] [--json]`: N new
+ * connections through the state the files describe, counted per node (where they entered)
+ * and per Pod (where they ended), against the shares the model's probabilities give.
+ */
+import { parseArgs } from 'node:util';
+import { connectionStats, currentPaths, sceneFromObjects, MAX_CONNECTIONS } from '../model/time';
+import type { ConnectionStats, PathOption } from '../model/time';
+import { UsageError, modeOf, pct, readObjects, seedOf, table } from './input';
+
+/** The `--json` output of `stats` (documented in README.md, "Headless: stats and timeline"). */
+export interface StatsJson {
+  service: string;
+  client: string;
+  externalTrafficPolicy: 'Cluster' | 'Local';
+  seed: number;
+  connections: number;
+  /** Every distinct path with its probability and outcome (computed once from the model). */
+  paths: PathOption[];
+  stats: ConnectionStats;
+}
+
+/** Rows of a per-node and per-Pod table. */
+export function shareTables(s: ConnectionStats): string {
+  const head = ['COUNT', 'SHARE', 'EXPECTED', 'DIFF', 'CROSS-NODE', 'SNAT'];
+  const line = (r: ConnectionStats['perNode'][number]) => [
+    r.count,
+    pct(r.share),
+    pct(r.expectedShare),
+    `${r.share - r.expectedShare >= 0 ? '+' : ''}${((r.share - r.expectedShare) * 100).toFixed(2)}`,
+    r.crossNode,
+    r.snat,
+  ];
+  return [
+    table([['NODE (entered)', ...head], ...s.perNode.map((r) => [r.id, ...line(r)])]),
+    '',
+    table([['POD (delivered to)', ...head], ...s.perPod.map((r) => [r.id, ...line(r)])]),
+    '',
+    `delivered ${s.delivered} of ${s.total}, failed ${s.failed}; cross-node hops ${s.crossNode}; SNATed ${s.snat}`,
+  ].join('\n');
+}
+
+/** Runs `stats`; returns the text to print. @throws {UsageError} on a bad option. */
+export function cmdStats(args: string[]): string {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      connections: { type: 'string' },
+      seed: { type: 'string' },
+      client: { type: 'string' },
+      mode: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  if (values.connections === undefined) throw new UsageError('--connections is required');
+  const n = Number(values.connections);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CONNECTIONS)
+    throw new UsageError(
+      `--connections ${values.connections}: must be a whole number from 1 to ${MAX_CONNECTIONS}`,
+    );
+  const seed = seedOf(values.seed);
+  const mode = modeOf(values.mode);
+  const { objects, notes } = readObjects(positionals);
+  const scene = { ...sceneFromObjects(objects, seed), ...(mode ? { proxyMode: mode } : {}) };
+  const input = {
+    objects,
+    scene,
+    seed,
+    ...(values.client !== undefined ? { client: values.client } : {}),
+  };
+  let info;
+  try {
+    info = currentPaths(input);
+  } catch (e) {
+    if (/no Client/.test((e as Error).message))
+      throw new UsageError(`--client ${values.client ?? ''}: ${(e as Error).message}`);
+    throw e;
+  }
+  const stats = connectionStats({ ...input, connections: n });
+  if (values.json) {
+    const out: StatsJson = {
+      service: scene.service ?? '',
+      client: info.client,
+      externalTrafficPolicy: scene.externalTrafficPolicy,
+      seed,
+      connections: n,
+      paths: info.paths,
+      stats,
+    };
+    return JSON.stringify(out, null, 2);
+  }
+  return [
+    ...notes.map((x) => `# ${x}`),
+    `# ${n} new connections from ${info.client} to ${scene.service ?? ''} (externalTrafficPolicy ${scene.externalTrafficPolicy}), seed ${seed}`,
+    shareTables(stats),
+  ].join('\n');
+}

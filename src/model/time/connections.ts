@@ -1,0 +1,411 @@
+/**
+ * Many connections over the timeline: each connection's path is drawn from its epoch's path
+ * probabilities with the seeded generator (no trace per connection), and what then happens
+ * to it follows from the outages and Pod terminations after it opened.
+ *
+ * What happens to a connection already open (TCP):
+ * - A change of endpoints or rules does not move it: kube-proxy's DNAT lives in the conntrack
+ *   entry created by its first packet, and kube-proxy never deletes TCP conntrack entries
+ *   (only UDP/SCTP ones, for endpoints that went away). It stays on its Pod.
+ * - A node on its path dies (the node the balancer chose, or the Pod's node): blackholed.
+ *   The machine answers nothing, so no RST comes back; the client retransmits until
+ *   `tcp_retries2` gives up (about 15 minutes on Linux). The balancer does not move it
+ *   either: GCP's default connection tracking keeps established connections on their
+ *   backend even when it turns unhealthy (`connectionPersistenceOnUnhealthyBackends`
+ *   DEFAULT_FOR_PROTOCOL).
+ * - Its Pod terminates gracefully: it keeps flowing through the grace period (the endpoint
+ *   is `terminating`; conntrack keeps it) and is `drained` if it closes in time; if it is
+ *   still open when the process exits (SIGKILL at the end of the grace period) its socket is
+ *   gone and it is `reset`.
+ */
+import { createRng } from '../random';
+import { cumulative, pick } from './sample';
+import { CLIENT_SYN_TIMEOUT_MS, ESTABLISHED_RETRANSMIT_TIMEOUT_MS } from './defaults';
+import { formatSimTime } from './duration';
+import type { Outage, PodEnd } from './engine';
+import type {
+  ConnectionFate,
+  ConnectionRecord,
+  ConnectionStats,
+  ConnectionWorkload,
+  DeadNodeWindow,
+  Epoch,
+  PathOption,
+  RotationChange,
+  ShareRow,
+  SimMs,
+} from './types';
+
+/** Per (epoch, path): what can end a connection that took it, found once. */
+interface PathFate {
+  /** First time a node on the path goes down after the epoch started; Infinity if never. */
+  failAt: SimMs;
+  failNode: string;
+  /** When the Pod's process exits with its node up; Infinity if never. */
+  exitAt: SimMs;
+  sigkill: boolean;
+  /** When the Pod started terminating (deletionTimestamp), Infinity if never. */
+  deletedAt: SimMs;
+}
+
+function pathFate(
+  path: PathOption,
+  epoch: { from: SimMs },
+  outages: Outage[],
+  podEnds: Map<string, PodEnd>,
+): PathFate {
+  let failAt = Infinity;
+  let failNode = '';
+  for (const o of outages) {
+    if (o.from < epoch.from) continue;
+    if ((o.node === path.entryNode || o.node === path.podNode) && o.from < failAt) {
+      failAt = o.from;
+      failNode = o.node;
+    }
+  }
+  const end = path.pod ? podEnds.get(path.pod) : undefined;
+  return {
+    failAt,
+    failNode,
+    exitAt: end?.exitAt ?? Infinity,
+    sigkill: end?.sigkill ?? false,
+    deletedAt: end?.deletedAt ?? Infinity,
+  };
+}
+
+const NOT_DELIVERED: Record<string, { fate: ConnectionFate; reason: string; delay: number }> = {
+  'timed-out': {
+    fate: 'timed-out',
+    reason: `its SYN got no answer (a dead node or Pod on the path, or no target); the client gives up after ${CLIENT_SYN_TIMEOUT_MS / 1000} s of retransmissions (tcp_syn_retries 6)`,
+    delay: CLIENT_SYN_TIMEOUT_MS,
+  },
+  dropped: {
+    fate: 'timed-out',
+    reason: `kube-proxy's rules dropped its SYN (e.g. Local policy with no local endpoint); the client retransmits and gives up after ${CLIENT_SYN_TIMEOUT_MS / 1000} s`,
+    delay: CLIENT_SYN_TIMEOUT_MS,
+  },
+  rejected: {
+    fate: 'refused',
+    reason:
+      'rejected: no endpoints (ICMP port unreachable / TCP RST), the client sees "connection refused" at once',
+    delay: 0,
+  },
+  'no-address': { fate: 'no-address', reason: 'nothing to dial: EXTERNAL-IP <pending>', delay: 0 },
+};
+
+/** Settles one delivered connection's fate. */
+function settle(
+  closesAt: SimMs,
+  horizon: SimMs,
+  pf: PathFate,
+  path: PathOption,
+): { fate: ConnectionFate; endedAt: SimMs | null; reason: string } {
+  const podName = path.pod?.split('/')[1] ?? '';
+  if (pf.failAt < closesAt && pf.failAt <= pf.exitAt && pf.failAt <= horizon)
+    return {
+      fate: 'blackholed',
+      endedAt: pf.failAt,
+      reason: `${pf.failNode} died while it was open: its packets now reach a machine that answers nothing, so no RST comes back; the client retransmits for about ${Math.round(ESTABLISHED_RETRANSMIT_TIMEOUT_MS / 60_000)} minutes (tcp_retries2 15) before giving up. The balancer keeps the established flow on its backend.`,
+    };
+  if (pf.exitAt < closesAt && pf.exitAt <= horizon)
+    return {
+      fate: 'reset',
+      endedAt: pf.exitAt,
+      reason: pf.sigkill
+        ? `still open when ${podName} was killed (SIGKILL at the end of its grace period): its socket is gone, and the Pod's kernel answers the next segment with RST.`
+        : `still open when ${podName}'s application exited after SIGTERM: its socket was closed under it.`,
+    };
+  if (closesAt > horizon)
+    return {
+      fate: 'open',
+      endedAt: null,
+      reason: `still open at the end of the run, on ${podName}`,
+    };
+  if (pf.deletedAt < closesAt)
+    return {
+      fate: 'drained',
+      endedAt: closesAt,
+      reason: `its Pod ${podName} was terminating, but conntrack kept the connection on it (the endpoint was serving and terminating) and it closed normally before the Pod exited.`,
+    };
+  return {
+    fate: 'completed',
+    endedAt: closesAt,
+    reason: `closed normally by its client, on ${podName}`,
+  };
+}
+
+/** The epoch index for time `t` (last epoch for t past the end). */
+export function epochIndexAt(epochs: readonly { from: SimMs; to: SimMs }[], t: SimMs): number {
+  let lo = 0;
+  let hi = epochs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if ((epochs[mid] as { from: SimMs }).from <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Inputs of {@link drawConnections}. */
+export interface DrawInput {
+  epochs: Epoch[];
+  /** Paths per epoch for a long-lived connection's client (the workload client's are `epoch.paths`). */
+  pathsFor: (epoch: number, client: string) => PathOption[];
+  workload: ConnectionWorkload;
+  client: string;
+  seed: number;
+  horizon: SimMs;
+  outages: Outage[];
+  podEnds: Map<string, PodEnd>;
+}
+
+/** Draws every connection of the workload and the long-lived ones, and settles their fates. */
+export function drawConnections(d: DrawInput): ConnectionRecord[] {
+  const { epochs, workload: w } = d;
+  const out: ConnectionRecord[] = new Array(w.count);
+  const cums = epochs.map((e) => cumulative(e.paths.map((p) => p.probability)));
+  const fates = epochs.map((e) => e.paths.map((p) => pathFate(p, e, d.outages, d.podEnds)));
+  const rng = createRng((d.seed * 2654435761 + 7) >>> 0);
+  let ei = 0;
+  for (let i = 0; i < w.count; i++) {
+    const t = w.startMs + Math.floor((i * w.periodMs) / w.count);
+    while (ei < epochs.length - 1 && (epochs[ei + 1] as Epoch).from <= t) ei++;
+    const epoch = epochs[ei] as Epoch;
+    out[i] = record(
+      `c${i}`,
+      d.client,
+      t,
+      t + w.holdMs,
+      ei,
+      epoch,
+      cums[ei] as Float64Array,
+      fates[ei] as PathFate[],
+      rng(),
+      d,
+      false,
+    );
+  }
+  const rngLong = createRng((d.seed * 2246822519 + 11) >>> 0);
+  (w.longLived ?? []).forEach((l, j) => {
+    const ei2 = epochIndexAt(epochs, l.openedAt);
+    const epoch = epochs[ei2] as Epoch;
+    const paths = d.pathsFor(ei2, l.client);
+    const cum = cumulative(paths.map((p) => p.probability));
+    const pf = paths.map((p) => pathFate(p, epoch, d.outages, d.podEnds));
+    out.push(
+      record(
+        `long${j}`,
+        l.client,
+        l.openedAt,
+        l.closesAt ?? Infinity,
+        ei2,
+        { ...epoch, paths },
+        cum,
+        pf,
+        rngLong(),
+        d,
+        true,
+      ),
+    );
+  });
+  return out;
+}
+
+function record(
+  id: string,
+  client: string,
+  openedAt: SimMs,
+  closesAt: SimMs,
+  ei: number,
+  epoch: Epoch,
+  cum: Float64Array,
+  pfs: PathFate[],
+  u: number,
+  d: DrawInput,
+  longLived: boolean,
+): ConnectionRecord {
+  if (epoch.paths.length === 0)
+    return {
+      id,
+      client,
+      openedAt,
+      epoch: ei,
+      lbTarget: null,
+      endpoint: null,
+      pod: null,
+      podNode: null,
+      crossNode: false,
+      snat: false,
+      outcome: 'no-address',
+      fate: 'no-address',
+      endedAt: openedAt,
+      fateReason: 'no path',
+      longLived,
+    };
+  const k = pick(cum, u);
+  const p = epoch.paths[k] as PathOption;
+  let fate: ConnectionFate;
+  let endedAt: SimMs | null;
+  let reason: string;
+  if (p.outcome !== 'delivered') {
+    const nd = NOT_DELIVERED[p.outcome] ?? NOT_DELIVERED['timed-out'];
+    fate = nd!.fate;
+    endedAt = openedAt + nd!.delay;
+    reason = nd!.reason;
+  } else {
+    const s = settle(closesAt, d.horizon, pfs[k] as PathFate, p);
+    fate = s.fate;
+    endedAt = s.endedAt;
+    reason = s.reason;
+    if (longLived && (fate === 'open' || fate === 'completed')) {
+      const changes = d.epochs.filter(
+        (e) => e.from > openedAt && e.from < Math.min(closesAt, d.horizon),
+      ).length;
+      if (changes > 0)
+        reason += `; the cluster changed ${changes} time${changes === 1 ? '' : 's'} meanwhile (rules, rotation, endpoints), but conntrack kept it on the same Pod`;
+    }
+  }
+  return {
+    id,
+    client,
+    openedAt,
+    epoch: ei,
+    lbTarget: p.lbTarget,
+    endpoint: p.endpoint,
+    pod: p.pod,
+    podNode: p.podNode,
+    crossNode: p.crossNode,
+    snat: p.snat,
+    outcome: p.outcome,
+    fate,
+    endedAt,
+    fateReason: reason,
+    longLived,
+  };
+}
+
+/**
+ * Per-node (where connections entered) and per-Pod counts of `records` (the workload's
+ * only, long-lived ones excluded), against the share the model's probabilities expect,
+ * weighted by how many connections each epoch got.
+ */
+export function statsOf(
+  records: readonly ConnectionRecord[],
+  epochs: readonly Epoch[],
+  nodeNames: readonly string[],
+  homeNode: string | null,
+): ConnectionStats {
+  const rows = records.filter((r) => !r.longLived);
+  const total = rows.length;
+  const perEpoch = new Map<number, number>();
+  for (const r of rows) perEpoch.set(r.epoch, (perEpoch.get(r.epoch) ?? 0) + 1);
+  const expNode = new Map<string, number>();
+  const expPod = new Map<string, number>();
+  for (const [ei, n] of perEpoch) {
+    for (const p of epochs[ei]?.paths ?? []) {
+      const entry = p.entryNode;
+      if (entry) expNode.set(entry, (expNode.get(entry) ?? 0) + n * p.probability);
+      if (p.pod) expPod.set(p.pod, (expPod.get(p.pod) ?? 0) + n * p.probability);
+    }
+  }
+  const node = new Map<string, ShareRow>();
+  const pod = new Map<string, ShareRow>();
+  const row = (m: Map<string, ShareRow>, id: string) => {
+    let r = m.get(id);
+    if (!r) {
+      r = { id, count: 0, share: 0, expectedShare: 0, crossNode: 0, snat: 0 };
+      m.set(id, r);
+    }
+    return r;
+  };
+  for (const n of nodeNames) row(node, n);
+  for (const id of expPod.keys()) row(pod, id);
+  let delivered = 0;
+  let cross = 0;
+  let snat = 0;
+  for (const r of rows) {
+    const entry = r.lbTarget ?? homeNode;
+    if (entry) {
+      const nr = row(node, entry);
+      nr.count++;
+      if (r.crossNode) nr.crossNode++;
+      if (r.snat) nr.snat++;
+    }
+    if (r.outcome === 'delivered' && r.pod) {
+      delivered++;
+      const pr = row(pod, r.pod);
+      pr.count++;
+      if (r.crossNode) pr.crossNode++;
+      if (r.snat) pr.snat++;
+      if (r.crossNode) cross++;
+      if (r.snat) snat++;
+    }
+  }
+  const finish = (m: Map<string, ShareRow>, exp: Map<string, number>) =>
+    [...m.values()].map((r) => ({
+      ...r,
+      share: total ? r.count / total : 0,
+      expectedShare: total ? (exp.get(r.id) ?? 0) / total : 0,
+    }));
+  return {
+    total,
+    delivered,
+    failed: total - delivered,
+    perNode: finish(node, expNode),
+    perPod: finish(pod, expPod).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    crossNode: cross,
+    snat,
+  };
+}
+
+/** The windows in which new connections still went to a dead node. */
+export function deadNodeWindows(
+  outages: readonly Outage[],
+  rotation: readonly RotationChange[],
+  epochs: readonly Epoch[],
+  records: readonly ConnectionRecord[],
+  boundMs: SimMs,
+  horizon: SimMs,
+): DeadNodeWindow[] {
+  return outages.map((o) => {
+    const wasIn = (() => {
+      const e = epochs[epochIndexAt(epochs, o.from)];
+      return e ? e.state.inRotation.includes(o.node) : false;
+    })();
+    const left = wasIn
+      ? rotation.find(
+          (r) =>
+            r.node === o.node && !r.inRotation && r.at >= o.from && (o.to === null || r.at <= o.to),
+        )
+      : undefined;
+    const leftAt = wasIn ? (left ? left.at : null) : o.from;
+    const end = Math.min(leftAt ?? o.to ?? horizon, o.to ?? horizon, horizon);
+    let sent = 0;
+    for (const r of records)
+      if (!r.longLived && r.lbTarget === o.node && r.openedAt >= o.from && r.openedAt < end) sent++;
+    const perEpoch = new Map<number, number>();
+    for (const r of records)
+      if (!r.longLived && r.openedAt >= o.from && r.openedAt < end)
+        perEpoch.set(r.epoch, (perEpoch.get(r.epoch) ?? 0) + 1);
+    let expected = 0;
+    for (const [ei, n] of perEpoch)
+      for (const p of epochs[ei]?.paths ?? [])
+        if (p.lbTarget === o.node) expected += n * p.probability;
+    return {
+      node: o.node,
+      failedAt: o.from,
+      leftRotationAt: leftAt,
+      durationMs: leftAt === null ? null : leftAt - o.from,
+      boundMs,
+      connectionsSent: sent,
+      expectedConnectionsSent: expected,
+    };
+  });
+}
+
+/** One-line description of a window, for the CLI and the view. */
+export function describeWindow(w: DeadNodeWindow): string {
+  return w.leftRotationAt === null
+    ? `${w.node} died at ${formatSimTime(w.failedAt)} and was never taken out of rotation in the run; ${w.connectionsSent} new connections went to it.`
+    : `${w.node} died at ${formatSimTime(w.failedAt)} and left the rotation at ${formatSimTime(w.leftRotationAt)} (${formatSimTime(w.durationMs ?? 0)}; at most ${formatSimTime(w.boundMs)} with these settings); ${w.connectionsSent} new connections went to it meanwhile (the model expected ${w.expectedConnectionsSent.toFixed(1)}).`;
+}

@@ -1,0 +1,39 @@
+/**
+ * The timeline: a deterministic discrete-event simulation of a LoadBalancer Service over
+ * simulated time (issue 6). Pure: no wall clock, every random draw from a seeded generator.
+ *
+ * - {@link simulate}: input (objects, scene, events, settings, workload, seed) → {@link Timeline}.
+ * - {@link stateAt} / {@link sceneAt}: the cluster as of a moment or a connection, as
+ *   objects + scene for `runScene` (choices pinned for a connection).
+ * - {@link svcRowAt}, {@link formatSvcTable}, {@link humanDuration}: `kubectl get svc`.
+ * - {@link connectionStats}: N connections through the current state (the `stats` command).
+ * - {@link parseEvents} / {@link parseTimelineSpec}: the events format.
+ * - {@link benchmarkSampling}: connections sampled per second (for the browser benchmark).
+ */
+export type * from './types';
+export {
+  simulate,
+  stateAt,
+  sceneAt,
+  svcRowAt,
+  formatSvcTable,
+  deadNodeWindowBound,
+} from './timeline';
+export { connectionStats, benchmarkSampling, statsFromCounts, currentPaths } from './stats';
+export { parseEvents, parseTimelineSpec, parseCompactEvents } from './events';
+export type { TimelineSpec } from './events';
+export { humanDuration, parseDuration, formatSimTime } from './duration';
+export {
+  DEFAULT_HEALTH_CHECK,
+  HEALTH_CHECK_PRESETS,
+  DEFAULT_PROVISIONING,
+  DEFAULT_METALLB,
+  DEFAULT_CONTROL_PLANE,
+  CLIENT_SYN_TIMEOUT_MS,
+  ESTABLISHED_RETRANSMIT_TIMEOUT_MS,
+} from './defaults';
+export { sceneFromObjects, SIM_EPOCH_MS } from './scenario';
+export { describeWindow, epochIndexAt } from './connections';
+export { cumulative, pick, sampleCounts } from './sample';
+export { MAX_CONNECTIONS } from './settings';
+export { markNodesDown } from './down';
