@@ -13,6 +13,8 @@ const uiLibraries = ['react', 'react-dom', 'zustand', 'framer-motion'];
 export default defineConfig([
   globalIgnores([
     'dist/**',
+    'dist-*/**',
+    'test-results-*/**',
     'node_modules/**',
     'test-results/**',
     'playwright-report/**',

@@ -8,7 +8,7 @@ import { test, expect } from '@playwright/test';
  * interaction — its module scripts and modulepreloads — must stay ≤ 170 KB gzip, and heavy
  * modules (mermaid) must not be among it. Reads the build that `npm run test:e2e` makes.
  */
-const DIST = 'dist';
+const DIST = process.env['E2E_OUTDIR'] ?? 'dist';
 const BUDGET_BYTES = 170 * 1024;
 
 function initialScripts(): string[] {

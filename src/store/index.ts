@@ -8,3 +8,4 @@ export type { AppStoreOptions } from './store';
 export { StoreProvider, useAppStore, useAppStoreApi } from './hooks';
 export * from './selectors';
 export * from './types';
+export { TIME_SPEEDS } from './timelineSlice';

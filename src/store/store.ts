@@ -9,6 +9,7 @@ import { createScenarioSlice } from './scenarioSlice';
 import { selectCluster } from './selectors';
 import type { AppStore, Store } from './types';
 import { createUiSlice } from './uiSlice';
+import { createTimelineSlice } from './timelineSlice';
 import { goToStory } from './commands';
 
 export interface AppStoreOptions {
@@ -24,6 +25,7 @@ export function createAppStore(options: AppStoreOptions = {}): AppStore {
     ...createScenarioSlice(...a),
     ...createPlaybackSlice(...a),
     ...createUiSlice(...a),
+    ...createTimelineSlice(...a),
   }));
   const { objects, scene, story } = options;
   if (objects) store.setState({ objects });

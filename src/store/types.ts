@@ -1,10 +1,11 @@
 /**
- * The store's shape: three slices (scenario, playback, ui) combined into one {@link Store}.
+ * The store's shape: four slices (scenario, playback, ui, timeline) combined into one {@link Store}.
  * The trace is not here: it is derived from `objects` and `scene` (see `derive.ts`).
  */
 import type { StoreApi } from 'zustand';
 import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
+import type { ControllerKind, HealthCheckSettings, TimelineEvent } from '../model/time/types';
 
 /** Playback speeds, slowest first. */
 export const SPEEDS = [0.25, 0.5, 1, 2, 4] as const;
@@ -69,7 +70,76 @@ export interface UiSlice {
   setEditorText: (text: string | null) => void;
 }
 
-export type Store = ScenarioSlice & PlaybackSlice & UiSlice;
+/** Which view fills the page under the header: the single-packet trace or "Time & failures". */
+export type MainView = 'trace' | 'time';
+
+/** Simulated seconds per real second in the time view (see `TIME_SPEEDS`). */
+export type TimeSpeed = 1 | 5 | 20 | 60;
+
+/** The many-connections workload as the person set it (the model fills the rest). */
+export interface TimeWorkload {
+  /** New connections, 1 … 100,000. */
+  count: number;
+  /** They open evenly over this many simulated ms from the start of the workload. */
+  periodMs: number;
+  /** How long each stays open, simulated ms (0: a one-shot request). */
+  holdMs: number;
+  /** Seed of every random draw of the timeline. */
+  seed: number;
+  /** A `Client` object's name or an IPv4 source address; unset: the scenario's Internet client. */
+  client?: string;
+  /** A client whose one long-lived connection is followed across changes; unset: none. */
+  longLivedClient?: string;
+}
+
+/**
+ * The scenario the time view keeps simulating after "Open as trace" put the trace view on one
+ * connection's snapshot: used while the trace view still shows exactly that snapshot
+ * (`opened*`, by reference); any change made there afterwards lets it go.
+ */
+export interface TimeSource {
+  objects: ScenarioObject[];
+  scene: SceneOptions;
+  openedObjects: ScenarioObject[];
+  openedScene: SceneOptions;
+}
+
+/** The time view's state; the timeline is derived from it and the scenario, never stored. */
+export interface TimeState {
+  view: MainView;
+  /** The virtual clock: simulated ms since the start of the run. */
+  simMs: number;
+  playing: boolean;
+  speed: TimeSpeed;
+  /** Who provisions the load balancer. */
+  controller: ControllerKind;
+  /** Health-check settings the person changed; the rest are the model's defaults. */
+  healthCheck: Partial<HealthCheckSettings>;
+  /** Failures and changes scheduled at chosen times, sorted by `at`. */
+  events: TimelineEvent[];
+  workload: TimeWorkload;
+  source: TimeSource | null;
+}
+
+export interface TimelineSlice {
+  time: TimeState;
+  /** Shows a view; leaving the time view pauses its clock. */
+  setView: (view: MainView) => void;
+  /** Moves the virtual clock (rounded to whole ms, never below 0). */
+  setSimMs: (ms: number) => void;
+  setTimePlaying: (playing: boolean) => void;
+  setTimeSpeed: (speed: TimeSpeed) => void;
+  /** Changes the controller; the clock goes back to 0 (the provisioning starts again). */
+  setController: (controller: ControllerKind) => void;
+  setHealthCheck: (settings: Partial<HealthCheckSettings>) => void;
+  /** Adds an event, keeping the list sorted by time (stable for equal times). */
+  addEvent: (event: TimelineEvent) => void;
+  removeEvent: (index: number) => void;
+  setWorkload: (workload: TimeWorkload) => void;
+  setTimeSource: (source: TimeSource | null) => void;
+}
+
+export type Store = ScenarioSlice & PlaybackSlice & UiSlice & TimelineSlice;
 
 /** One store instance (the app makes one; each test makes its own). */
 export type AppStore = StoreApi<Store>;

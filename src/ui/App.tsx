@@ -1,11 +1,13 @@
-import { useCallback, useState } from 'react';
-import { LazyMotion, MotionConfig, domAnimation } from 'framer-motion';
+import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
+import { LazyMotion, MotionConfig } from 'framer-motion';
+import { loadMotionFeatures } from './motionFeatures';
 import {
   StoreProvider,
   createAppStore,
   selectStepCount,
   selectStepIndex,
   selectModelError,
+  selectScene,
   selectUi,
   useAppStore,
   useAppStoreApi,
@@ -29,7 +31,12 @@ import { CopyLinkButton } from './share/CopyLinkButton';
 import { ShareNotice } from './share/ShareNotice';
 import { useShareSync } from './share/useShareSync';
 import { ImportPanel } from './import/ImportPanel';
+import { TutorialToggle } from './tutorial/TutorialToggle';
+import { parseLearnHash, useLocationHash } from './tutorial/route';
+import { TIME_KEYS, TimeViewToggle, TimeWorkspace, useTimeView } from './timeline/entry';
 import './styles.css';
+
+const TutorialReader = lazy(() => import('./tutorial/TutorialReader'));
 
 function ThemePicker() {
   const store = useAppStoreApi();
@@ -57,12 +64,31 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
   const count = useAppStore(selectStepCount);
   const { theme } = useAppStore(selectUi);
   const modelError = useAppStore(selectModelError);
+  const scene = useAppStore(selectScene);
+  const hash = useLocationHash();
+  const route = useMemo(() => parseLearnHash(hash), [hash]);
+  const timeView = useTimeView();
   return (
     <div
       className="app"
       data-theme={theme}
       data-step-index={index}
       data-step-count={count}
+      // The scene on screen, for tests that check a tutorial link opened what it names.
+      data-policy={scene.externalTrafficPolicy}
+      data-ip-mode={scene.ipMode}
+      data-delivery={scene.delivery}
+      data-published={scene.published}
+      data-failed-nodes={scene.failedNodes.join(',')}
+      data-client={scene.client}
+      data-dial={
+        scene.dial.kind === 'NodePort' ? `NodePort:${scene.dial.nodeName}` : scene.dial.kind
+      }
+      data-proxy-mode={scene.proxyMode ?? ''}
+      data-seed={scene.seed}
+      data-lb-target={scene.choices.lbTarget ?? ''}
+      data-endpoint={scene.choices.endpoint ?? ''}
+      data-reading={route ? 'true' : 'false'}
       data-testid="app"
     >
       <header className="app-header">
@@ -74,6 +100,8 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
           </p>
         </div>
         <div className="header-actions">
+          <TutorialToggle open={route !== null} />
+          <TimeViewToggle />
           <CopyLinkButton />
           <ThemePicker />
         </div>
@@ -85,56 +113,81 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
         </p>
       )}
       <ImportPanel />
-      <main className="layout">
-        {/* The playback controls come first in the DOM, so Tab reaches Play before the nodes in
-            the drawing (Tab, Tab, Space must not fail a node); CSS keeps them under it. */}
-        <section className="stage area-stage" aria-label="Topology and playback">
-          <div className="stage-controls">
-            <ErrorBoundary name="the playback controls">
-              <PlaybackControls />
-            </ErrorBoundary>
-          </div>
-          <div className="stage-drawing">
-            <ErrorBoundary name="the topology">
-              <Topology />
-            </ErrorBoundary>
-          </div>
-        </section>
-        <Panel title="Narration" testId="narration" className="area-narration">
-          <Narration />
-          <OutcomeBanner />
-        </Panel>
-        <Panel title="Walkthrough" testId="walkthrough" className="area-walkthrough">
-          <WalkthroughPanel />
-        </Panel>
-        <Panel title="Scene" testId="scene" className="area-scene">
-          <SceneControls />
-        </Panel>
-        <div className="panel-row area-panels">
-          <div className="stack">
-            <Panel title="Packet" testId="inspector">
-              <PacketInspector />
+      <div className={route ? 'workspace reading' : 'workspace'}>
+        {route && (
+          <ErrorBoundary name="the tutorial">
+            <Suspense
+              fallback={
+                <p className="tutorial-loading" role="status">
+                  Loading the tutorial…
+                </p>
+              }
+            >
+              <TutorialReader route={route} />
+            </Suspense>
+          </ErrorBoundary>
+        )}
+        {timeView ? (
+          <TimeWorkspace />
+        ) : (
+          <main className="layout">
+            {/* The playback controls come first in the DOM, so Tab reaches Play before the nodes in
+              the drawing (Tab, Tab, Space must not fail a node); CSS keeps them under it. */}
+            <section className="stage area-stage" aria-label="Topology and playback">
+              <div className="stage-controls">
+                <ErrorBoundary name="the playback controls">
+                  <PlaybackControls />
+                </ErrorBoundary>
+              </div>
+              <div className="stage-drawing">
+                <ErrorBoundary name="the topology">
+                  <Topology />
+                </ErrorBoundary>
+              </div>
+            </section>
+            <Panel title="Narration" testId="narration" className="area-narration">
+              <Narration />
+              <OutcomeBanner />
             </Panel>
-            <Panel title="conntrack" testId="conntrack">
-              <ConntrackPanel />
+            <Panel title="Walkthrough" testId="walkthrough" className="area-walkthrough">
+              <WalkthroughPanel />
             </Panel>
-          </div>
-          <Panel title="Rule and decision" testId="rule">
-            <RulePanel />
-          </Panel>
-        </div>
-        <Panel
-          title="kube-proxy rules on the node"
-          testId="rules"
-          className="area-rules"
-          actions={<NodePicker />}
-        >
-          <RulesPanel />
-        </Panel>
-      </main>
+            <Panel title="Scene" testId="scene" className="area-scene">
+              <SceneControls />
+            </Panel>
+            <div className="panel-row area-panels">
+              <div className="stack">
+                <Panel title="Packet" testId="inspector">
+                  <PacketInspector />
+                </Panel>
+                <Panel title="conntrack" testId="conntrack">
+                  <ConntrackPanel />
+                </Panel>
+              </div>
+              <Panel title="Rule and decision" testId="rule">
+                <RulePanel />
+              </Panel>
+            </div>
+            <Panel
+              title="kube-proxy rules on the node"
+              testId="rules"
+              className="area-rules"
+              actions={<NodePicker />}
+            >
+              <RulesPanel />
+            </Panel>
+          </main>
+        )}
+      </div>
       <footer className="app-footer">
-        Keys: Space play/pause · ← → step · Home/End first/last · &lt; &gt; speed · P policy · I
-        ipMode · R re-roll · Esc gives the keys back to the player
+        {timeView ? (
+          TIME_KEYS
+        ) : (
+          <>
+            Keys: Space play/pause · ← → step · Home/End first/last · &lt; &gt; speed · P policy · I
+            ipMode · R re-roll · Esc gives the keys back to the player
+          </>
+        )}
       </footer>
     </div>
   );
@@ -149,7 +202,7 @@ export function App({ store: given, notice }: { store?: AppStore; notice?: strin
   const [store] = useState(() => given ?? createAppStore({ story: 0 }));
   return (
     <StoreProvider store={store}>
-      <LazyMotion features={domAnimation} strict>
+      <LazyMotion features={loadMotionFeatures} strict>
         <MotionConfig reducedMotion="user">
           <Shell notice={notice} />
         </MotionConfig>

@@ -9,6 +9,7 @@ import {
   shareLink,
   snapshot,
 } from '../../store/share';
+import { LEARN_PREFIX } from '../tutorial/route';
 
 /** How long the view must stay still before it is saved and written to the URL. */
 export const SYNC_DELAY_MS = 400;
@@ -43,6 +44,9 @@ export function useShareSync(store: AppStore, onNotice: (text: string) => void):
       // A view too large for a link leaves no (stale) link in the address bar.
       const link = shareLink(view);
       const hash = link.ok ? link.hash : '';
+      // While the tutorial is open the address bar shows the reader's place (#/learn/…);
+      // the view is still saved, and Copy link still gives its #s= link.
+      if (window.location.hash.startsWith(LEARN_PREFIX)) return;
       if (hash !== window.location.hash) {
         const { pathname, search } = window.location;
         try {
@@ -67,7 +71,10 @@ export function useShareSync(store: AppStore, onNotice: (text: string) => void):
 
     const onHashChange = () => {
       const hash = window.location.hash;
-      if (hash === written || !hash.startsWith(HASH_PREFIX)) return;
+      // Back out of the tutorial to the link written before it opened: keep the view on screen
+      // (the learner may have changed it from the text) and show its link.
+      if (hash === written) return write();
+      if (!hash.startsWith(HASH_PREFIX)) return;
       written = hash;
       const decoded = decodeState(hash);
       if (decoded.ok) openView(store, decoded.state);

@@ -1,0 +1,121 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect } from '../fixtures';
+
+/** What the app root says about the scene on screen (data-* attributes set by App.tsx). */
+export interface AppSceneState {
+  step: string;
+  policy: string;
+  ipMode: string;
+  delivery: string;
+  published: string;
+  failedNodes: string;
+  client: string;
+  dial: string;
+  proxyMode: string;
+  seed: string;
+  lbTarget: string;
+  endpoint: string;
+}
+
+const ATTRS: Record<keyof AppSceneState, string> = {
+  step: 'data-step-index',
+  policy: 'data-policy',
+  ipMode: 'data-ip-mode',
+  delivery: 'data-delivery',
+  published: 'data-published',
+  failedNodes: 'data-failed-nodes',
+  client: 'data-client',
+  dial: 'data-dial',
+  proxyMode: 'data-proxy-mode',
+  seed: 'data-seed',
+  lbTarget: 'data-lb-target',
+  endpoint: 'data-endpoint',
+};
+
+/**
+ * Page object for the tutorial reader. Every action waits on a `data-*` attribute (or an ARIA
+ * state) that proves it took effect; nothing sleeps.
+ */
+export class TutorialPage {
+  readonly app: Locator;
+  readonly toggle: Locator;
+  readonly reader: Locator;
+  readonly chapter: Locator;
+  readonly title: Locator;
+  readonly toc: Locator;
+  readonly contents: Locator;
+  readonly progress: Locator;
+  readonly status: Locator;
+  readonly visualiser: Locator;
+
+  constructor(readonly page: Page) {
+    this.app = page.getByTestId('app');
+    this.toggle = page.getByTestId('tutorial-toggle');
+    this.reader = page.getByTestId('reader');
+    this.chapter = page.getByTestId('chapter');
+    this.title = this.reader.locator('.chapter-title');
+    this.toc = page.getByTestId('toc');
+    this.contents = this.reader.locator('details.reader-contents');
+    this.progress = page.getByTestId('reader-progress');
+    this.status = page.getByTestId('reader-status');
+    this.visualiser = page.locator('main.layout');
+  }
+
+  /** Opens `#/learn/<path>` and waits until the reader has its content and the app a trace. */
+  async goto(path = ''): Promise<this> {
+    await this.page.goto(`/#/learn${path ? `/${path}` : ''}`);
+    await expect(this.app).toHaveAttribute('data-step-count', /^\d+$/);
+    await expect(this.reader).toHaveAttribute('data-state', 'ready');
+    return this;
+  }
+
+  /** Waits until chapter `slug` is on screen (and its scene links have been checked). */
+  async expectChapter(slug: string): Promise<void> {
+    await expect(this.chapter).toHaveAttribute('data-chapter', slug);
+    await expect(this.chapter.locator('[data-scene-state="pending"]')).toHaveCount(0);
+  }
+
+  /** Opens the table of contents (a disclosure) when it is closed. */
+  async openContents(): Promise<void> {
+    if ((await this.contents.getAttribute('open')) === null)
+      await this.contents.locator('summary').click();
+    await expect(this.toc).toBeVisible();
+  }
+
+  tocEntry(slug: string): Locator {
+    return this.toc.locator(`li[data-chapter="${slug}"]`);
+  }
+
+  /** The chapter's scene links (buttons), in document order. */
+  sceneLinks(): Locator {
+    return this.chapter.locator('button.scene-link[data-scene-query]');
+  }
+
+  /** A "Check yourself" card by its question id. */
+  question(id: string): Locator {
+    return this.chapter.locator(`[data-testid="question"][data-question-id="${id}"]`);
+  }
+
+  /** Picks `optionId` in question `id`, presses Check, and returns the verdict it shows. */
+  async answer(id: string, optionId: string): Promise<string> {
+    const q = this.question(id);
+    await q.locator(`input[type="radio"][value="${optionId}"]`).check();
+    await q.getByRole('button', { name: 'Check' }).click();
+    await expect(q).not.toHaveAttribute('data-answer-state', 'unanswered');
+    return (await q.getAttribute('data-answer-state')) ?? '';
+  }
+
+  /** The app's scene as its root's data-* attributes say. */
+  async appState(): Promise<AppSceneState> {
+    const out = {} as AppSceneState;
+    for (const [key, attr] of Object.entries(ATTRS))
+      out[key as keyof AppSceneState] = (await this.app.getAttribute(attr)) ?? '';
+    return out;
+  }
+
+  /** Waits until the app root shows `expected` (every field given). */
+  async expectAppState(expected: Partial<AppSceneState>): Promise<void> {
+    for (const [key, value] of Object.entries(expected))
+      await expect(this.app, key).toHaveAttribute(ATTRS[key as keyof AppSceneState], value);
+  }
+}

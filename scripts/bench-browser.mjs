@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// The browser half of the connections benchmark (issue 6): how many connections the model
+// simulates per second in Chromium. A benchmark, not a test: it prints a number and never fails
+// on a slow machine.
+//
+// It builds nothing: it serves an existing build (default `dist/`, or BENCH_DIST) with
+// `vite preview` on 127.0.0.1 and its own port (BENCH_PORT, default 4191), opens the app in
+// headless Chromium (scripts/find-chromium.mjs), switches to the "Time & failures" view so the
+// lazy chunk loads and installs its hook (`globalThis.window.__lbTimeBench`), and runs the model's
+// `benchmarkSampling` there, timed with the page's `performance.now`.
+//
+//   npm run build && npm run bench:browser            # 100,000 connections
+//   BENCH_CONNECTIONS=20000 npm run bench:browser
+//
+// Output: one line per run and a summary, e.g.
+//   browser (Chromium 131): 100,000 connections in 412.3 ms → 242,541 connections/s (median of 15)
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium } from '@playwright/test';
+import { NOT_FOUND_MESSAGE, findChromium } from './find-chromium.mjs';
+
+const DIST = resolve(process.env.BENCH_DIST ?? 'dist');
+const PORT = Number(process.env.BENCH_PORT ?? 4191);
+const COUNT = Number(process.env.BENCH_CONNECTIONS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const SEED = Number(process.env.BENCH_SEED ?? 1);
+const BASE = `http://127.0.0.1:${PORT}/`;
+
+/** @param {number} n @param {number} [digits] */
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/**
+ * Waits until the preview server answers, or throws after `ms`.
+ * @param {string} url
+ * @param {number} ms
+ */
+async function waitForServer(url, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > end) throw new Error(`vite preview did not answer on ${url} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function main() {
+  if (!existsSync(join(DIST, 'index.html'))) {
+    console.error(`No build in ${DIST}: run \`npm run build\` first (this script builds nothing).`);
+    process.exit(1);
+  }
+  if (!Number.isInteger(COUNT) || COUNT < 1 || COUNT > 100_000) {
+    console.error('BENCH_CONNECTIONS must be a whole number from 1 to 100,000.');
+    process.exit(1);
+  }
+  const executablePath = findChromium();
+  if (!executablePath) {
+    console.error(NOT_FOUND_MESSAGE);
+    process.exit(1);
+  }
+
+  const server = spawn(
+    process.execPath,
+    [
+      join('node_modules', 'vite', 'bin', 'vite.js'),
+      'preview',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(PORT),
+      '--strictPort',
+      '--outDir',
+      DIST,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let serverErr = '';
+  server.stderr.on('data', (d) => (serverErr += d));
+  let browser;
+  try {
+    await waitForServer(BASE, 30_000);
+    browser = await chromium.launch({
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+    await page.goto(BASE);
+    await page.getByTestId('time-toggle').click();
+    await page.waitForFunction(() => typeof globalThis.window.__lbTimeBench === 'function', null, {
+      timeout: 30_000,
+    });
+    const version = browser.version();
+    // One small warm-up run so the JIT has seen the code.
+    /** @param {number} n */
+    const run = async (n) => {
+      const r = await page.evaluate(({ n, seed }) => globalThis.window.__lbTimeBench?.(n, seed), {
+        n,
+        seed: SEED,
+      });
+      if (!r) throw new Error('the time view did not install its benchmark hook');
+      return r;
+    };
+    await run(Math.min(COUNT, 2_000));
+    const results = [];
+    for (let i = 0; i < RUNS; i++) {
+      const r = await run(COUNT);
+      results.push(r);
+      console.log(
+        `run ${i + 1}: ${fmt(r.connections)} connections in ${fmt(r.elapsedMs, 1)} ms → ${fmt(r.connectionsPerSecond)} connections/s`,
+      );
+    }
+    const sorted = [...results].sort((a, b) => a.connectionsPerSecond - b.connectionsPerSecond);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    if (!median) throw new Error('no run');
+    console.log(
+      `browser (Chromium ${version}): ${fmt(median.connections)} connections in ${fmt(median.elapsedMs, 1)} ms → ${fmt(median.connectionsPerSecond)} connections/s (median of ${RUNS})`,
+    );
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    if (serverErr) console.error(serverErr);
+    process.exitCode = 1;
+  } finally {
+    await browser?.close();
+    server.kill();
+  }
+}
+
+await main();

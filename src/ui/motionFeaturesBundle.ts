@@ -1,0 +1,4 @@
+/** The features `LazyMotion` loads on demand (see motionFeatures.ts). */
+import { domAnimation } from 'framer-motion';
+
+export default domAnimation;

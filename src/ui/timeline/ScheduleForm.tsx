@@ -1,0 +1,219 @@
+import { useId, useMemo, useState } from 'react';
+import type { FormEvent } from 'react';
+import type { TimelineEvent, TimelineEventKind } from '../../model/time/types';
+import { useAppStore, useAppStoreApi } from '../../store';
+import type { Store } from '../../store';
+import { schedule, toggleNodeNow } from './commands';
+import { useSimMs, useTimeline } from './context';
+import { epochAt } from './derive';
+import { clockText, eventText, seconds } from './format';
+import { laneNodes } from './lanes';
+import { checkInt } from './validate';
+
+const ACTIONS: { kind: TimelineEventKind; label: string }[] = [
+  { kind: 'fail-node', label: 'Fail node' },
+  { kind: 'restore-node', label: 'Restore node' },
+  { kind: 'drain-node', label: 'Drain node (cordon + evict)' },
+  { kind: 'uncordon-node', label: 'Uncordon node' },
+  { kind: 'kill-pod', label: 'Kill pod' },
+  { kind: 'scale', label: 'Scale Deployment to N' },
+  { kind: 'set-policy', label: 'Set externalTrafficPolicy' },
+];
+
+const MAX_AT_S = 3600;
+const MAX_REPLICAS = 50;
+
+const selectEvents = (s: Store) => s.time.events;
+
+/**
+ * Failures and changes at a chosen time: a form that adds an event (fail, restore, drain,
+ * uncordon, kill pod, scale, set policy) at a time in seconds, the list of scheduled events
+ * (each removable), and quick buttons that fail or restore a node at the current time.
+ */
+export function ScheduleForm() {
+  const store = useAppStoreApi();
+  const timeline = useTimeline();
+  const simMs = useSimMs();
+  const events = useAppStore(selectEvents);
+  const id = useId();
+  const nodes = useMemo(() => laneNodes(timeline), [timeline]);
+  const pods = useMemo(() => {
+    const keys = new Set<string>();
+    for (const e of timeline.epochs) for (const p of e.state.pods) keys.add(p.key);
+    return [...keys].sort();
+  }, [timeline]);
+  const [kind, setKind] = useState<TimelineEventKind>('fail-node');
+  const [target, setTarget] = useState('');
+  const [replicas, setReplicas] = useState('3');
+  const [policy, setPolicy] = useState<'Cluster' | 'Local'>(
+    timeline.base.scene.externalTrafficPolicy === 'Cluster' ? 'Local' : 'Cluster',
+  );
+  const [at, setAt] = useState('30');
+  const [error, setError] = useState<{ field: 'at' | 'replicas' | 'target'; text: string } | null>(
+    null,
+  );
+  const [status, setStatus] = useState('');
+
+  const isNode =
+    kind === 'fail-node' ||
+    kind === 'restore-node' ||
+    kind === 'drain-node' ||
+    kind === 'uncordon-node';
+  const targets = isNode ? nodes : kind === 'kill-pod' ? pods : [];
+  const chosen = targets.includes(target) ? target : (targets[0] ?? '');
+  const failedNow = epochAt(timeline, simMs)?.failedNodes ?? [];
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const t = checkInt(at, { name: 'Time', min: 0, max: MAX_AT_S, unit: 'seconds' });
+    if (!t.ok) return setError({ field: 'at', text: t.message });
+    const ms = t.value * 1000;
+    let event: TimelineEvent;
+    if (isNode || kind === 'kill-pod') {
+      if (!chosen)
+        return setError({ field: 'target', text: 'There is nothing to choose as a target.' });
+      event =
+        kind === 'kill-pod'
+          ? { at: ms, kind, pod: chosen }
+          : { at: ms, kind: kind as 'fail-node', node: chosen };
+    } else if (kind === 'scale') {
+      const n = checkInt(replicas, { name: 'Replicas', min: 0, max: MAX_REPLICAS });
+      if (!n.ok) return setError({ field: 'replicas', text: n.message });
+      event = { at: ms, kind, replicas: n.value };
+    } else event = { at: ms, kind: 'set-policy', policy };
+    setError(null);
+    schedule(store, event);
+    setStatus(`Scheduled: ${eventText(event)} at ${clockText(ms)}.`);
+  };
+
+  const fieldError = (field: 'at' | 'replicas' | 'target') =>
+    error?.field === field ? `${id}-error` : undefined;
+
+  return (
+    <div className="schedule" data-testid="schedule">
+      <div className="quick" role="group" aria-label="Now">
+        {nodes.map((n) => {
+          const down = failedNow.includes(n);
+          return (
+            <button
+              key={n}
+              type="button"
+              className={down ? 'danger' : undefined}
+              onClick={() => {
+                toggleNodeNow(store, n, down);
+                setStatus(`Scheduled: ${down ? 'restore' : 'fail'} ${n} at ${clockText(simMs)}.`);
+              }}
+              data-quick={`${down ? 'restore' : 'fail'}-${n}`}
+            >
+              {down ? `Restore ${n} now` : `Fail ${n} now`}
+            </button>
+          );
+        })}
+      </div>
+      <form className="schedule-form" onSubmit={submit} aria-label="Schedule a change" noValidate>
+        <label>
+          Action{' '}
+          <select
+            value={kind}
+            onChange={(e) => setKind(e.target.value as TimelineEventKind)}
+            data-testid="schedule-action"
+          >
+            {ACTIONS.map((a) => (
+              <option key={a.kind} value={a.kind}>
+                {a.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {targets.length > 0 || isNode || kind === 'kill-pod' ? (
+          <label>
+            {kind === 'kill-pod' ? 'Pod' : 'Node'}{' '}
+            <select
+              value={chosen}
+              onChange={(e) => setTarget(e.target.value)}
+              aria-describedby={fieldError('target')}
+              data-testid="schedule-target"
+            >
+              {targets.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : kind === 'scale' ? (
+          <label>
+            Replicas{' '}
+            <input
+              type="text"
+              inputMode="numeric"
+              size={4}
+              value={replicas}
+              onChange={(e) => setReplicas(e.target.value)}
+              aria-invalid={error?.field === 'replicas' ? true : undefined}
+              aria-describedby={fieldError('replicas')}
+              data-testid="schedule-replicas"
+            />
+          </label>
+        ) : (
+          <label>
+            Policy{' '}
+            <select
+              value={policy}
+              onChange={(e) => setPolicy(e.target.value as 'Cluster' | 'Local')}
+            >
+              <option value="Cluster">Cluster</option>
+              <option value="Local">Local</option>
+            </select>
+          </label>
+        )}
+        <label>
+          At (seconds){' '}
+          <input
+            type="text"
+            inputMode="numeric"
+            size={5}
+            value={at}
+            onChange={(e) => setAt(e.target.value)}
+            aria-invalid={error?.field === 'at' ? true : undefined}
+            aria-describedby={fieldError('at')}
+            data-testid="schedule-at"
+          />
+        </label>
+        <button type="submit" className="primary" data-testid="schedule-add">
+          Add
+        </button>
+        <button type="button" onClick={() => setAt(String(Math.floor(simMs / 1000)))}>
+          Use t = {Math.floor(simMs / 1000)} s
+        </button>
+      </form>
+      <p className="form-error" id={`${id}-error`} aria-live="polite">
+        {error?.text ?? ''}
+      </p>
+      <p className="visually-hidden" aria-live="polite">
+        {status}
+      </p>
+      {events.length === 0 ? (
+        <p className="empty">
+          No changes scheduled: the run only provisions the Service and sends the workload.
+        </p>
+      ) : (
+        <ol className="event-list" aria-label="Scheduled changes" data-testid="event-list">
+          {events.map((e, i) => (
+            <li key={`${i}-${e.at}-${e.kind}`} data-event-kind={e.kind} data-event-at={e.at}>
+              <span className="mono">t = {seconds(e.at)}</span> {eventText(e)}{' '}
+              <button
+                type="button"
+                className="link"
+                aria-label={`Remove: ${eventText(e)} at t = ${seconds(e.at)}`}
+                onClick={() => store.getState().removeEvent(i)}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

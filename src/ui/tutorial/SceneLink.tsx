@@ -1,0 +1,59 @@
+import type { ReactNode } from 'react';
+import { useReader } from './context';
+import { resolveErrors, resolveScene } from './scenes';
+import { useScene } from './useScene';
+
+/** The visible text of a link's children, for the announcement. */
+function textOf(node: ReactNode): string {
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join('');
+  if (node && typeof node === 'object' && 'props' in node)
+    return textOf((node.props as { children?: ReactNode }).children);
+  return '';
+}
+
+/**
+ * A scene link, `[text](scene:policy=Local&step=last)`: a button "▶ text" that puts the
+ * visualiser in the state the query names (`openView` on the app's store). A link that does not
+ * resolve shows as broken text, with the problem in its title and in hidden text.
+ *
+ * For tests: `data-scene-query` (the part after `scene:`) and `data-scene-state`
+ * (`pending`, `ok`, `error`).
+ */
+export function SceneLink({ query, children }: { query: string; children: ReactNode }) {
+  const { openInVisualiser, announce } = useReader();
+  const state = useScene(query);
+  if (state.status === 'error')
+    return (
+      <span
+        className="scene-link broken"
+        title={`Broken scene link: ${state.message}`}
+        data-scene-query={query}
+        data-scene-state="error"
+      >
+        <span aria-hidden="true">⚠ </span>
+        {children}
+        <span className="visually-hidden"> (broken scene link: {state.message})</span>
+      </span>
+    );
+  const open = async () => {
+    const r =
+      state.status === 'ok' ? { ok: true as const, scene: state.scene } : await resolveScene(query);
+    if (!r.ok) return announce(`This scene could not be opened: ${resolveErrors(r)}`);
+    openInVisualiser(r.scene.state);
+    announce(`The visualiser now shows: ${textOf(children)}.`);
+  };
+  return (
+    <button
+      type="button"
+      className="scene-link"
+      data-scene-query={query}
+      data-scene-state={state.status}
+      title="Show this in the visualiser"
+      onClick={() => void open()}
+    >
+      <span aria-hidden="true">▶ </span>
+      {children}
+    </button>
+  );
+}

@@ -1,0 +1,20 @@
+import { useSyncExternalStore } from 'react';
+import { selectUi, useAppStore } from '../../store';
+
+const QUERY = '(prefers-color-scheme: dark)';
+
+function subscribe(onChange: () => void): () => void {
+  const mq = window.matchMedia(QUERY);
+  mq.addEventListener('change', onChange);
+  return () => mq.removeEventListener('change', onChange);
+}
+
+const systemDark = () => window.matchMedia(QUERY).matches;
+
+/** The page's theme as drawn: the person's choice, or the system's for `system`. */
+export function useResolvedTheme(): 'light' | 'dark' {
+  const { theme } = useAppStore(selectUi);
+  const dark = useSyncExternalStore(subscribe, systemDark, () => false);
+  if (theme === 'system') return dark ? 'dark' : 'light';
+  return theme;
+}
