@@ -184,7 +184,7 @@ test.describe('time and failures', () => {
     await expect(page.getByTestId('probe-caption')).toContainText(
       `t = ${lastFailed.at / 1000} s · node-1`,
     );
-    await expect(page.getByTestId('probe-caption')).toContainText('⌛ timeout');
+    await expect(page.getByTestId('probe-caption')).toContainText('∅ timeout');
     await expect(page.getByTestId('probe-caption')).toContainText('out of rotation after it');
     await tl.lanes.getByLabel('90 s around the clock').check();
     await expect(tl.lanes).toHaveAttribute('data-zoom', 'window');

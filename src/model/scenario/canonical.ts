@@ -85,7 +85,12 @@ export function canonicalObjects(): ScenarioObject[] {
       spec: {
         nodeName: b.node,
         containers: [
-          { name: 'web', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 8080 }] },
+          {
+            name: 'web',
+            // The unprivileged nginx image listens on 8080, the Service's targetPort.
+            image: 'nginxinc/nginx-unprivileged:1.27',
+            ports: [{ name: 'http', containerPort: 8080 }],
+          },
         ],
       },
       status: { phase: 'Running', podIP: b.ip, conditions: [readyCondition] },

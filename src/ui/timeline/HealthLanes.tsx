@@ -306,7 +306,7 @@ export function HealthLanes() {
           <svg className="legend-mark" viewBox="-7 -7 14 14" aria-hidden="true">
             <path className="timeout" d="M -5 -5 L 5 -5 L -5 5 L 5 5 Z" />
           </svg>{' '}
-          no answer (⌛ timeout)
+          no answer (∅ timeout)
         </span>
         <span className="legend-in">band: in rotation</span>
         <span className="legend-out">hatched band: out of rotation</span>

@@ -7,13 +7,13 @@ import type { ProbeRecord, RotationChange, SimMs, Timeline } from '../../model/t
 /** A probe's result as the lanes draw it. */
 export type ProbeMark = 'ok' | 'fail' | 'timeout';
 
-/** ✓ for an answer that passes, ✗ for an HTTP error, ⌛ for no answer in time. */
+/** ✓ for an answer that passes, ✗ for an HTTP error, ∅ for no answer in time (⌛ has no glyph in Debian's default fonts). */
 export function probeMark(p: ProbeRecord): ProbeMark {
   if (p.ok) return 'ok';
   return p.status === null ? 'timeout' : 'fail';
 }
 
-/** `✓ 200`, `✗ 503`, `⌛ timeout` (a TCP check that connects has no status: `✓ connected`). */
+/** `✓ 200`, `✗ 503`, `∅ timeout` (a TCP check that connects has no status: `✓ connected`). */
 export function probeResultText(p: ProbeRecord): string {
   switch (probeMark(p)) {
     case 'ok':
@@ -21,7 +21,7 @@ export function probeResultText(p: ProbeRecord): string {
     case 'fail':
       return `✗ ${p.status}`;
     case 'timeout':
-      return '⌛ timeout';
+      return '∅ timeout';
   }
 }
 

@@ -14,8 +14,14 @@ interface LbBoxProps {
   focusDecision: boolean;
 }
 
-function healthMark(c: Candidate | undefined): string {
+/**
+ * A target's mark. With a timeline's rotation (`scene.choices.rotation`) the balancer's own
+ * state is shown — a node not yet probed, or not yet past the healthy threshold, is out of
+ * rotation without failing anything; otherwise the health check's result now.
+ */
+function healthMark(c: Candidate | undefined, rotation: boolean): string {
   if (!c) return '—';
+  if (rotation) return c.eligible ? '● in rotation' : '○ out of rotation';
   return c.eligible ? '✓ passing' : '✗ failing';
 }
 
@@ -90,7 +96,7 @@ export function LbBox({
                 y={exit.y + 4}
               >
                 <title>{`${n.name}: ${c ? c.status : 'no health check result in this trace'}`}</title>
-                {`${shortName(n.name, 12)} ${healthMark(c)}`}
+                {`${shortName(n.name, 12)} ${healthMark(c, scene.choices.rotation !== undefined)}`}
               </text>
             );
           })}

@@ -7,6 +7,11 @@ interface NodeBoxProps {
   node: ClusterNode;
   box: NodeLayout;
   failed: boolean;
+  /**
+   * Down in a timeline before the control plane noticed (`scene.downNodes`): the machine
+   * answers nothing, but its Node object still says Ready.
+   */
+  unnoticed?: boolean;
   nodePort: number;
   client: ClientModel | undefined;
   /** The pod place the packet is at or heading to, highlighted. */
@@ -33,7 +38,7 @@ export function NodeBox(props: NodeBoxProps) {
   const { node, box: l, failed, nodePort, client, activePlace } = props;
   const { x, y, w, h } = l.box;
   const chars = Math.floor((w - 24) / 6.4);
-  const status = node.ready && !failed ? '✓ Ready' : '✗ NotReady';
+  const status = props.unnoticed ? '✗ down' : node.ready && !failed ? '✓ Ready' : '✗ NotReady';
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
@@ -88,6 +93,9 @@ export function NodeBox(props: NodeBoxProps) {
           y={y + 40}
           textAnchor="end"
         >
+          {props.unnoticed && (
+            <title>{`${node.name} is down, but the control plane has not noticed yet: its Node still reads Ready until node-monitor-grace-period passes`}</title>
+          )}
           {status}
         </text>
       )}

@@ -134,6 +134,7 @@ export function Topology() {
             node={node}
             box={n}
             failed={scene.failedNodes.includes(n.name)}
+            unnoticed={scene.downNodes?.includes(n.name) === true}
             nodePort={nodePort}
             client={client}
             activePlace={step?.to}
