@@ -12,7 +12,7 @@ export const NODEPORT_TO_LOADBALANCER: Walkthrough = {
     {
       id: 'nodeport-everywhere',
       title: '1. One port, opened on every node',
-      body: 'Making Service web a NodePort Service has the control plane reserve one port from the node-port range, 31000 here, and kube-proxy on every node writes a KUBE-NODEPORTS rule for it. node-2 gets the rule too, although no web pod runs there.',
+      body: 'With type: NodePort the API server allocates 31000 from the node-port range (30000–32767 by default), and every kube-proxy answers for it: each node gets a KUBE-NODEPORTS rule for 31000. node-2 has the rule as well, even though none of the web pods runs on it.',
       scene: { client: 'internet', dial: { kind: 'NodePort', nodeName: 'node-2' } },
       show: { at: 'start' },
       focus: ['nodeports'],
@@ -20,7 +20,7 @@ export const NODEPORT_TO_LOADBALANCER: Walkthrough = {
     {
       id: 'dial-node-2',
       title: '2. Dialling node-2 directly',
-      body: 'Any client that can reach a node can use the port: here it dials node-2:31000. node-2 has no backend, so under the default externalTrafficPolicy Cluster its rules DNAT the connection to a ready pod elsewhere, 10.244.3.9:8080 on node-3, masquerade it, and send it across the cluster network.',
+      body: 'No balancer is involved yet: the client connects straight to node-2:31000. With the default externalTrafficPolicy: Cluster, node-2 may use any ready endpoint in the cluster, so its rules rewrite the destination to 10.244.3.9:8080 on node-3, mark the connection for masquerade, and route it across the cluster network.',
       scene: {
         client: 'internet',
         dial: { kind: 'NodePort', nodeName: 'node-2' },
@@ -32,7 +32,7 @@ export const NODEPORT_TO_LOADBALANCER: Walkthrough = {
     {
       id: 'type-loadbalancer',
       title: '3. type: LoadBalancer, and the wait for an address',
-      body: 'Changing the type to LoadBalancer keeps the NodePort. The cloud-controller-manager asks the cloud for a load balancer aimed at port 31000 on every node. That takes time, so status.loadBalancer stays empty (EXTERNAL-IP <pending>) until 203.0.113.7 is published in status.loadBalancer.ingress.',
+      body: 'Switching to type: LoadBalancer leaves port 31000 in place (allocateLoadBalancerNodePorts defaults to true). The cloud-controller-manager now orders a balancer from the cloud and registers the nodes behind it. Until the cloud reports back, status.loadBalancer is empty and kubectl shows EXTERNAL-IP <pending>; then 203.0.113.7 appears in status.loadBalancer.ingress.',
       scene: { published: false, client: 'internet', dial: { kind: 'LoadBalancer' } },
       show: { at: 'start' },
       focus: ['lb-status'],
@@ -40,7 +40,7 @@ export const NODEPORT_TO_LOADBALANCER: Walkthrough = {
     {
       id: 'lb-picks-node',
       title: '4. The load balancer picks a node',
-      body: 'An external client dials 203.0.113.7:80 and the balancer picks a node. One that targets NodePorts, as drawn, sends it to node-1:31000. One that keeps the destination, which is what ipMode VIP declares, would deliver it still addressed to 203.0.113.7:80, and kube-proxy would catch it with its load-balancer-IP rule (switch the delivery to see it).',
+      body: 'The client on the internet connects to 203.0.113.7:80. The balancer knows nodes, not pods: it chooses node-1. This balancer rewrites the destination to node-1:31000, as drawn; others (Google Cloud, Azure by default, MetalLB) leave 203.0.113.7:80 in place and kube-proxy matches its load-balancer-IP rule instead. Switch the delivery to compare.',
       scene: {
         published: true,
         client: 'internet',
@@ -54,7 +54,7 @@ export const NODEPORT_TO_LOADBALANCER: Walkthrough = {
     {
       id: 'node-1-dnat',
       title: '5. node-1 DNATs to a pod',
-      body: 'On node-1 the KUBE-NODEPORTS rule for 31000 leads to a DNAT to the local pod 10.244.1.5:8080. The balancer only chose the node: under the default Cluster policy kube-proxy picks from every ready pod, so it could just as well have picked 10.244.3.9. One public address has reached a private pod.',
+      body: 'node-1 matches 31000 in KUBE-NODEPORTS and DNATs to 10.244.1.5:8080. That pod happens to be local, but nothing preferred it: under Cluster the statistic rule draws between both ready pods, and 10.244.3.9 on node-3 was just as likely. The connection that started at a public address now ends at a pod address.',
       scene: {
         published: true,
         client: 'internet',
