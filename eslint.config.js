@@ -115,4 +115,31 @@ export default defineConfig([
       ],
     },
   },
+  // The tutorial's core runs in Node (tests, scripts/tutorial-check.ts) and the browser: no
+  // React, no DOM, nothing from src/ui (it may read the store's plain modules).
+  {
+    files: ['src/tutorial/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: uiLibraries.map((name) => ({
+            name,
+            message: `src/tutorial is plain TypeScript: no ${name}`,
+          })),
+          patterns: [
+            {
+              group: ['../ui/*', '**/ui/**'],
+              message: 'src/tutorial must not import src/ui (the view imports the tutorial)',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'window', message: 'src/tutorial runs in Node too' },
+        { name: 'document', message: 'src/tutorial runs in Node too' },
+      ],
+    },
+  },
 ]);

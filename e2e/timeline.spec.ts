@@ -5,7 +5,7 @@ import { sceneAt } from '../src/model/time';
 import type { Timeline, TimelineEvent } from '../src/model/time/types';
 import { INITIAL_TIME } from '../src/store/timelineSlice';
 import type { TimeState } from '../src/store/types';
-import { runTimeline } from '../src/ui/timeline/derive';
+import { runTimeline } from '../src/store/timelineDerive';
 import { expect, test } from './fixtures';
 import { AppPage } from './pages/app';
 import { TimelinePage } from './pages/timeline';

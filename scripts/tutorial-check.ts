@@ -5,14 +5,16 @@
  *
  * Prints every problem as `file:line: message` (all files, always), then — for the chapters
  * whose path contains one of the FILTERs (all chapters when none is given) — each scene link,
- * scene block and front-matter scene with its resolved toggles, step and outcome, and each
- * question with its scene, options and computed answer. `--quiet` prints the problems only.
+ * scene block and front-matter scene with its resolved toggles, step and outcome, each time link
+ * with its inputs and what the time view shows where its clock stands, and each question with
+ * its scene, options and computed answer. `--quiet` prints the problems only.
  * Exit status 1 when there is any problem, else 0.
  */
 import { formatProblem } from '../src/tutorial/problem';
 import { checkContent } from '../src/tutorial/check';
 import { describeOutcome, describeStep, describeToggles } from '../src/tutorial/describe';
 import { diskScenarioLoader, readContent } from '../src/tutorial/node';
+import { describeTime } from '../src/tutorial/timeResolve';
 
 const args = process.argv.slice(2);
 const quiet = args.includes('--quiet');
@@ -36,6 +38,11 @@ if (!quiet) {
         console.log(`      ${describeOutcome(s.resolved)}`);
       }
     }
+    for (const t of report.times.filter((x) => x.file === c.file)) {
+      console.log(`  ${c.file}:${t.line}: time link "${t.text}" ${t.query}`);
+      if (!t.resolved) console.log('      (does not resolve, see the problems)');
+      else for (const line of describeTime(t.resolved)) console.log(`      ${line}`);
+    }
     for (const q of questions) {
       console.log(`  ${c.file}:${q.line}: question ${q.question.id} (ask ${q.question.ask})`);
       console.log(`      scene: ${q.question.scene}`);
@@ -50,7 +57,7 @@ if (!quiet) {
     }
   }
   console.log(
-    `\n${report.book.chapters.length} chapters, ${report.scenes.length} scenes, ${report.questions.length} questions, ${report.glossary.length} glossary terms, ${report.topics.length} topics`,
+    `\n${report.book.chapters.length} chapters, ${report.scenes.length} scenes, ${report.times.length} time links, ${report.questions.length} questions, ${report.glossary.length} glossary terms, ${report.topics.length} topics`,
   );
 }
 

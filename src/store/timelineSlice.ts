@@ -26,6 +26,7 @@ export const INITIAL_TIME: TimeState = {
   events: [],
   workload: { count: 1000, periodMs: 60_000, holdMs: 30_000, seed: 1 },
   source: null,
+  revision: 0,
 };
 
 export const createTimelineSlice: StateCreator<Store, [], [], TimelineSlice> = (set) => {
@@ -46,5 +47,23 @@ export const createTimelineSlice: StateCreator<Store, [], [], TimelineSlice> = (
       set((s) => ({ time: { ...s.time, events: s.time.events.filter((_, i) => i !== index) } })),
     setWorkload: (workload) => put({ workload }),
     setTimeSource: (source) => put({ source }),
+    openTime: ({ controller, healthCheck, events, workload, simMs }) =>
+      set((s) => ({
+        time: {
+          ...s.time,
+          view: 'time',
+          playing: false,
+          controller,
+          healthCheck,
+          events: events
+            .map((e, i) => ({ e, i }))
+            .sort((a, b) => a.e.at - b.e.at || a.i - b.i)
+            .map(({ e }) => e),
+          workload,
+          simMs: Math.max(0, Math.round(simMs)),
+          source: null,
+          revision: s.time.revision + 1,
+        },
+      })),
   };
 };

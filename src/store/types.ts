@@ -119,7 +119,18 @@ export interface TimeState {
   events: TimelineEvent[];
   workload: TimeWorkload;
   source: TimeSource | null;
+  /**
+   * Counts the times the inputs were replaced as a whole ({@link TimelineSlice.openTime}, e.g. by
+   * a tutorial time link); the view's forms start again from the store when it changes.
+   */
+  revision: number;
 }
+
+/** What {@link TimelineSlice.openTime} puts in the time view: its inputs and the clock. */
+export type TimeOpenInputs = Pick<
+  TimeState,
+  'controller' | 'healthCheck' | 'events' | 'workload' | 'simMs'
+>;
 
 export interface TimelineSlice {
   time: TimeState;
@@ -137,6 +148,12 @@ export interface TimelineSlice {
   removeEvent: (index: number) => void;
   setWorkload: (workload: TimeWorkload) => void;
   setTimeSource: (source: TimeSource | null) => void;
+  /**
+   * Shows the time view with exactly these inputs (events sorted by time, stable) and the clock
+   * paused at `simMs`; the kept "Open as trace" source is let go, so the view simulates the
+   * trace view's scenario. Bumps `revision`.
+   */
+  openTime: (inputs: TimeOpenInputs) => void;
 }
 
 export type Store = ScenarioSlice & PlaybackSlice & UiSlice & TimelineSlice;

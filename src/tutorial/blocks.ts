@@ -1,7 +1,7 @@
 /**
  * The tutorial's special Markdown, found in a chapter body by parsing it (unified +
- * remark-parse + remark-gfm), never by pattern matching: scene links, and fenced `scene`,
- * `question` and `mermaid` blocks (content/AUTHORING.md).
+ * remark-parse + remark-gfm), never by pattern matching: scene links, time links, and fenced
+ * `scene`, `question` and `mermaid` blocks (content/AUTHORING.md).
  */
 import { toString } from 'mdast-util-to-string';
 import { parseMarkdown, walk } from './markdown';
@@ -18,6 +18,12 @@ export interface SceneLinkRef {
   /** 1-based line in the chapter file. */
   line: number;
 }
+
+/**
+ * A link (or link reference definition) whose target starts with `time:`: the same shape as a
+ * scene link, `query` being the part after `time:`.
+ */
+export type TimeLinkRef = SceneLinkRef;
 
 /** A fenced block whose YAML was read, with the line of each of its fields. */
 export interface YamlBlock {
@@ -42,6 +48,8 @@ export interface MermaidBlock {
 /** Everything special in one chapter body. */
 export interface ChapterBlocks {
   sceneLinks: SceneLinkRef[];
+  /** Links that open the "Time & failures" view (`time:`). */
+  timeLinks: TimeLinkRef[];
   /** Fenced `scene` blocks (`scene:`, `caption:`). */
   sceneBlocks: YamlBlock[];
   /** Fenced `question` blocks. */
@@ -63,17 +71,30 @@ function yamlBlock(raw: string, fenceLine: number): YamlBlock {
 }
 
 /**
- * Lists the scene links and the `scene`, `question` and `mermaid` blocks of a chapter body.
+ * Lists the scene links, the time links and the `scene`, `question` and `mermaid` blocks of a chapter body.
  * `bodyLine` is the file line the body starts on (1 for a whole file), so lines are file lines.
  */
 export function extractBlocks(body: string, bodyLine = 1): ChapterBlocks {
-  const out: ChapterBlocks = { sceneLinks: [], sceneBlocks: [], questions: [], mermaid: [] };
+  const out: ChapterBlocks = {
+    sceneLinks: [],
+    timeLinks: [],
+    sceneBlocks: [],
+    questions: [],
+    mermaid: [],
+  };
   const fileLine = (l: number | undefined) => (l ?? 1) + bodyLine - 1;
   walk(parseMarkdown(body), (n) => {
     if ((n.type === 'link' || n.type === 'definition') && n.url.startsWith('scene:')) {
       out.sceneLinks.push({
         url: n.url,
         query: n.url.slice('scene:'.length),
+        text: n.type === 'link' ? toString(n) : '',
+        line: fileLine(n.position?.start.line),
+      });
+    } else if ((n.type === 'link' || n.type === 'definition') && n.url.startsWith('time:')) {
+      out.timeLinks.push({
+        url: n.url,
+        query: n.url.slice('time:'.length),
         text: n.type === 'link' ? toString(n) : '',
         line: fileLine(n.position?.start.line),
       });

@@ -1,6 +1,6 @@
 /**
- * Checks the whole tutorial: every chapter, scene, question, diagram, the glossary and the
- * topics, as content/AUTHORING.md promises ("fails the tests"). Used by the content tests and
+ * Checks the whole tutorial: every chapter, scene, time link, question, diagram, the glossary
+ * and the topics, as content/AUTHORING.md promises ("fails the tests"). Used by the content tests and
  * by `npx tsx scripts/tutorial-check.ts`.
  */
 import type { Book, Chapter } from './chapters';
@@ -15,6 +15,8 @@ import type { Question, QuestionOption } from './questions';
 import { answerQuestion, answersBySeed, parseQuestion, questionOptions } from './questions';
 import type { ResolveOptions, ResolvedScene } from './sceneResolve';
 import { resolveSceneQuery } from './sceneResolve';
+import type { ResolvedTime } from './timeResolve';
+import { resolveTimeQuery } from './timeResolve';
 import type { Topic } from './topics';
 import { checkTopics, parseTopics } from './topics';
 import { isRecord } from './yamlLines';
@@ -30,7 +32,7 @@ export interface ContentFiles {
 
 /** Which check found a problem. */
 export type CheckKind =
-  'chapter' | 'scene' | 'question' | 'check-yourself' | 'mermaid' | 'glossary' | 'topics';
+  'chapter' | 'scene' | 'time' | 'question' | 'check-yourself' | 'mermaid' | 'glossary' | 'topics';
 
 /** A problem and the check that found it. */
 export interface ContentProblem extends Problem {
@@ -44,6 +46,17 @@ export interface SceneReport {
   kind: 'front matter' | 'link' | 'block';
   query: string;
   resolved?: ResolvedScene;
+}
+
+/** A time link found in the content and what it resolved to. */
+export interface TimeReport {
+  file: string;
+  line: number;
+  /** The part after `time:`. */
+  query: string;
+  /** The link's text. */
+  text: string;
+  resolved?: ResolvedTime;
 }
 
 /** A question found in the content, its options and its computed answer. */
@@ -65,6 +78,8 @@ export interface ContentReport {
   glossary: GlossaryEntry[];
   topics: Topic[];
   scenes: SceneReport[];
+  /** Every time link, sorted by file and line. */
+  times: TimeReport[];
   questions: QuestionReport[];
   /** Sorted by file and line. */
   problems: ContentProblem[];
@@ -81,6 +96,7 @@ export function checkContent(files: ContentFiles, options: ResolveOptions = {}):
   const book = loadBook(files.chapters);
   add('chapter', book.problems);
   const scenes: SceneReport[] = [];
+  const times: TimeReport[] = [];
   const questions: QuestionReport[] = [];
   const ids = new Map<string, string>();
 
@@ -101,6 +117,20 @@ export function checkContent(files: ContentFiles, options: ResolveOptions = {}):
     if (c.scene !== undefined) scene(c.file, c.fieldLines.scene ?? 1, 'front matter', c.scene);
     const blocks = extractBlocks(c.body, c.bodyLine);
     for (const l of blocks.sceneLinks) scene(c.file, l.line, 'link', l.query);
+    for (const l of blocks.timeLinks) {
+      const r = resolveTimeQuery(l.query, options);
+      const base = { file: c.file, line: l.line, query: l.query, text: l.text };
+      times.push(r.ok ? { ...base, resolved: r.time } : base);
+      if (!r.ok)
+        add(
+          'time',
+          r.errors.map((e) => ({
+            file: c.file,
+            line: l.line,
+            message: `time link "${l.query}": ${e.message}`,
+          })),
+        );
+    }
     for (const b of blocks.sceneBlocks) {
       const q = sceneBlock(b, c.file, (ps) => add('scene', ps));
       if (q !== undefined) scene(c.file, b.fieldLine('scene'), 'block', q);
@@ -160,10 +190,15 @@ export function checkContent(files: ContentFiles, options: ResolveOptions = {}):
     book,
     glossary,
     topics,
-    scenes: scenes.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)),
+    scenes: scenes.sort(byPlace),
+    times: times.sort(byPlace),
     questions,
     problems: sortProblems(problems) as ContentProblem[],
   };
+}
+
+function byPlace(a: { file: string; line: number }, b: { file: string; line: number }): number {
+  return a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1;
 }
 
 /** The scene query of a `scene` block (`scene:` and `caption:`), or undefined after a problem. */

@@ -6,6 +6,8 @@
  * - chapters (front matter + GitHub-flavoured Markdown) → {@link loadBook};
  * - scene links `scene:<query>` → {@link parseSceneQuery} then {@link resolveSceneLink}, which
  *   gives the store's `SharedState` for `openView`;
+ * - time links `time:<query>` → {@link parseTimeQuery} then {@link resolveTimeLink}, which gives
+ *   what the "Time & failures" view opens (scenario, inputs, clock);
  * - fenced `scene`, `question` and `mermaid` blocks → {@link extractBlocks};
  * - questions → {@link parseQuestion}, {@link questionOptions}, {@link answerQuestion} (the
  *   answer always comes from the model's trace, never from the text);
@@ -23,9 +25,20 @@ export type { ParsedSceneLink, SceneLink, SceneLinkError } from './sceneLink';
 export { formatSceneLink, parseSceneQuery, SCENE_KEYS } from './sceneLink';
 export type { ResolvedScene, ResolveOptions, ResolveResult } from './sceneResolve';
 export { resolveSceneLink, resolveSceneQuery, serviceEndpoints } from './sceneResolve';
+export type { ParsedTimeLink, TimeLink, TimeLinkError } from './timeLink';
+export {
+  formatTimeEvent,
+  formatTimeEvents,
+  formatTimeLink,
+  parseTimeQuery,
+  TIME_KEYS,
+  TIME_PREFIX,
+} from './timeLink';
+export type { ResolvedTime, ResolveTimeResult, TimeInputs, TimeOpen } from './timeResolve';
+export { describeTime, resolveTimeLink, resolveTimeQuery } from './timeResolve';
 export type { ScenarioLoader } from './scenario';
 export { CANONICAL_SCENARIO, scenarioFromText, scenarioNames, sceneForScenario } from './scenario';
-export type { ChapterBlocks, MermaidBlock, SceneLinkRef, YamlBlock } from './blocks';
+export type { ChapterBlocks, MermaidBlock, SceneLinkRef, TimeLinkRef, YamlBlock } from './blocks';
 export { extractBlocks, missingAccessibility } from './blocks';
 export type { Ask, Question, QuestionOption } from './questions';
 export {
@@ -48,6 +61,7 @@ export type {
   ContentReport,
   QuestionReport,
   SceneReport,
+  TimeReport,
 } from './check';
 export { checkContent } from './check';
 export { describeOutcome, describeStep, describeToggles } from './describe';

@@ -5,7 +5,7 @@ import { useAppStore, useAppStoreApi } from '../../store';
 import type { Store } from '../../store';
 import { schedule, toggleNodeNow } from './commands';
 import { useSimMs, useTimeline } from './context';
-import { epochAt } from './derive';
+import { epochAt } from '../../store/timelineDerive';
 import { clockText, eventText, seconds } from './format';
 import { laneNodes } from './lanes';
 import { checkInt } from './validate';

@@ -3,7 +3,7 @@ import { TIME_SPEEDS, useAppStore, useAppStoreApi } from '../../store';
 import type { Store, TimeSpeed } from '../../store';
 import { seek, stepEvent, togglePlay } from './commands';
 import { useSimMs } from './context';
-import { nextTime, prevTime } from './derive';
+import { nextTime, prevTime } from '../../store/timelineDerive';
 import { clockText, seconds } from './format';
 
 interface Props {

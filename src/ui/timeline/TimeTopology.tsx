@@ -7,7 +7,7 @@ import { derive } from '../../store/derive';
 import { Topology, VIEW_H, VIEW_W } from '../topology/Topology';
 import { layout } from '../topology/layout';
 import { toggleNodeNow } from './commands';
-import { epochAt } from './derive';
+import { epochAt } from '../../store/timelineDerive';
 import { useTimeline } from './context';
 import type { ProvisioningStage } from './provisioning';
 

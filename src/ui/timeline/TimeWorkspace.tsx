@@ -10,13 +10,19 @@ import type { ControllerKind } from '../../model/time/types';
 import { useAppStore, useAppStoreApi } from '../../store';
 import type { Store } from '../../store';
 import { derive } from '../../store/derive';
+import { formatTimeEvents } from '../../tutorial/timeLink';
 import { Panel } from '../Panel';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { RadioGroup } from '../controls/RadioGroup';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { ControlPlaneStrip } from './ControlPlaneStrip';
 import { TimelineContext, useSimMs, useTimeline } from './context';
-import { deriveTimeline, entryTimes, epochAt, healthCheckDefaults } from './derive';
+import {
+  deriveTimeline,
+  entryTimes,
+  epochAt,
+  healthCheckDefaults,
+} from '../../store/timelineDerive';
 import { EventLog } from './EventLog';
 import { HealthLanes } from './HealthLanes';
 import { HealthSettings } from './HealthSettings';
@@ -53,14 +59,18 @@ const CONTROLLERS: { value: ControllerKind; label: string }[] = [
 
 /**
  * The workspace: derives the timeline (memoised), runs the virtual clock and the time view's
- * keys while mounted, and exposes `data-sim-time` / `data-horizon` / `data-state` for tests.
+ * keys while mounted, and exposes for tests `data-sim-time` / `data-horizon` / `data-state`, and
+ * the inputs: `data-controller`, `data-policy`, `data-nodes`, `data-events` (the compact events
+ * form), `data-connections`, `data-revision` and, once simulated, the health-check settings in
+ * effect (`data-hc-interval`, `data-hc-timeout`, `data-hc-healthy`, `data-hc-unhealthy`).
+ * The panels start again from the store when `revision` changes (a tutorial time link).
  */
 export default function TimeWorkspace() {
   const store = useAppStoreApi();
   const objects = useAppStore(selectObjects);
   const scene = useAppStore(selectScene);
   const time = useAppStore(selectTime);
-  const { controller, healthCheck, events, workload } = time;
+  const { controller, healthCheck, events, workload, revision } = time;
   const derived = useMemo(
     () => deriveTimeline(objects, scene, { controller, healthCheck, events, workload }),
     [objects, scene, controller, healthCheck, events, workload],
@@ -70,6 +80,15 @@ export default function TimeWorkspace() {
   useTimeClock(store, horizon);
   useTimeKeys(store, times, horizon);
   const simMs = useAppStore(selectSimMsRounded);
+  const hc = derived.ok ? derived.timeline.settings.healthCheck : undefined;
+  const nodes = useMemo(
+    () =>
+      objects
+        .filter((o) => o.kind === 'Node')
+        .map((o) => o.metadata?.name ?? '')
+        .join(','),
+    [objects],
+  );
 
   return (
     <TimelineContext.Provider value={derived}>
@@ -79,10 +98,24 @@ export default function TimeWorkspace() {
         data-sim-time={simMs}
         data-horizon={horizon}
         data-state={derived.ok ? 'ready' : 'error'}
+        data-controller={controller}
+        data-policy={scene.externalTrafficPolicy}
+        data-nodes={nodes}
+        data-events={formatTimeEvents(events)}
+        data-connections={workload.count}
+        data-revision={revision}
+        {...(hc
+          ? {
+              'data-hc-interval': hc.intervalSeconds,
+              'data-hc-timeout': hc.timeoutSeconds,
+              'data-hc-healthy': hc.healthyThreshold,
+              'data-hc-unhealthy': hc.unhealthyThreshold,
+            }
+          : {})}
         aria-label="Time and failures"
       >
         {derived.ok ? (
-          <Workspace times={times} />
+          <Workspace key={revision} times={times} />
         ) : (
           <p className="model-error" role="alert">
             The model could not simulate this scenario over time: {derived.error}

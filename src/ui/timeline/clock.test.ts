@@ -3,7 +3,7 @@ import { createAppStore } from '../../store';
 import { GLIDE_TICK_MS, JUMP_TICK_MS, startTimeClock } from './clock';
 import type { TimeClockTimers } from './clock';
 import { seek, shiftTimeSpeed, stepEvent, togglePlay } from './commands';
-import { entryTimes, nextTime, prevTime } from './derive';
+import { entryTimes, nextTime, prevTime } from '../../store/timelineDerive';
 import { rotationAt, rotationSpans } from './lanes';
 
 /** Timers that run only when told, with a clock the test moves. */

@@ -6,7 +6,7 @@
 import type { SimMs, TimelineEvent } from '../../model/time/types';
 import { TIME_SPEEDS } from '../../store';
 import type { AppStore, TimeSpeed } from '../../store/types';
-import { nextTime, prevTime } from './derive';
+import { nextTime, prevTime } from '../../store/timelineDerive';
 
 /** Plays or pauses; playing from the end starts again from 0. */
 export function togglePlay(store: AppStore, horizonMs: SimMs): void {

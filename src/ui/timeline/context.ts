@@ -6,7 +6,7 @@ import { createContext, useContext } from 'react';
 import type { Timeline } from '../../model/time/types';
 import { useAppStore } from '../../store';
 import type { Store } from '../../store';
-import type { DerivedTimeline } from './derive';
+import type { DerivedTimeline } from '../../store/timelineDerive';
 
 /** The derived timeline of the time view, provided by its workspace. */
 export const TimelineContext = createContext<DerivedTimeline | null>(null);

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { canonicalObjects, DEFAULT_SCENE } from '../../model';
 import { DEFAULT_HEALTH_CHECK, DEFAULT_PROVISIONING } from '../../model/time';
 import { INITIAL_TIME } from '../../store/timelineSlice';
-import { deriveTimeline, epochAt, healthCheckDefaults, readyAt, runTimeline } from './derive';
+import {
+  deriveTimeline,
+  epochAt,
+  healthCheckDefaults,
+  readyAt,
+  runTimeline,
+} from '../../store/timelineDerive';
 import { provisioningStages, stageAt } from './provisioning';
 
 const objects = canonicalObjects();

@@ -9,9 +9,10 @@ import { MermaidDiagram } from './MermaidDiagram';
 import { QuestionCard } from './QuestionCard';
 import { SceneEmbed } from './SceneEmbed';
 import { SceneLink } from './SceneLink';
+import { TimeLink } from './TimeLink';
 import { useReader } from './context';
 import { plainDefinition } from './glossaryPlugin';
-import { HEADING_ID_PREFIX, SCENE_PROTOCOL, markdownOptions } from './pipeline';
+import { HEADING_ID_PREFIX, SCENE_PROTOCOL, TIME_PROTOCOL, markdownOptions } from './pipeline';
 import { learnHash } from './links';
 import { LEARN_PREFIX } from './route';
 
@@ -54,6 +55,8 @@ function Link({ href = '', children, title }: ComponentProps<'a'> & ExtraProps) 
   const { slug } = useReader();
   if (href.startsWith(SCENE_PROTOCOL))
     return <SceneLink query={href.slice(SCENE_PROTOCOL.length)}>{children}</SceneLink>;
+  if (href.startsWith(TIME_PROTOCOL))
+    return <TimeLink query={href.slice(TIME_PROTOCOL.length)}>{children}</TimeLink>;
   if (href.startsWith(GLOSSARY_PREFIX))
     return (
       <TermLink id={decodeURIComponent(href.slice(GLOSSARY_PREFIX.length))} href={href}>
@@ -179,7 +182,7 @@ const components: Components = {
 
 /**
  * Markdown as the tutorial renders it (pipeline.ts), with the tutorial's own pieces: scene links,
- * live scenes, questions, diagrams, glossary links and section permalinks. `glossary` links
+ * time links, live scenes, questions, diagrams, glossary links and section permalinks. `glossary` links
  * terms (chapters) or not (glossary definitions).
  */
 export const MarkdownBody = memo(function MarkdownBody({

@@ -4,7 +4,7 @@ import { resolveErrors, resolveScene } from './scenes';
 import { useScene } from './useScene';
 
 /** The visible text of a link's children, for the announcement. */
-function textOf(node: ReactNode): string {
+export function textOf(node: ReactNode): string {
   if (typeof node === 'string' || typeof node === 'number') return String(node);
   if (Array.isArray(node)) return node.map(textOf).join('');
   if (node && typeof node === 'object' && 'props' in node)

@@ -113,6 +113,8 @@ export default function TutorialReader({ route }: { route: LearnRoute }) {
     (view: SharedState) => {
       opened.current += 1;
       openView(mainStore, view);
+      // The trace view shows it: leave "Time & failures" if it is on (a time link goes back).
+      mainStore.getState().setView('trace');
     },
     [mainStore],
   );

@@ -14,7 +14,8 @@ export interface ReaderContextValue {
   mainStore: AppStore;
   /**
    * Opens `view` in the visualiser for the learner (a scene link, "Show me", a live scene's
-   * "Open in the visualiser"); a chapter's own scene, still loading, then no longer replaces it.
+   * "Open in the visualiser"; a time link, which then switches to the time view), in the trace
+   * view; a chapter's own scene, still loading, then no longer replaces it.
    */
   openInVisualiser: (view: SharedState) => void;
   /** The slug of the chapter on screen ('' on the glossary page). */

@@ -53,6 +53,14 @@ describe('what the tutorial adds to GitHub-flavoured Markdown', () => {
     );
   });
 
+  it('keeps time: links, with their events and duration intact', () => {
+    const url = 'time:events=fail:node-1@60s,restore:node-1@150s&at=90s';
+    expect(urlTransform(url)).toBe(url);
+    expect(render(`[Watch it](${url})`)).toContain(
+      'href="time:events=fail:node-1@60s,restore:node-1@150s&amp;at=90s"',
+    );
+  });
+
   it('gives headings the ids the tutorial computes (github-slugger), with the DOM prefix', () => {
     const md =
       '## Traffic flow and control flow\n\ntext\n\n### `ipMode: Proxy` and PROXY protocol\n\n## Traffic flow and control flow\n';

@@ -26,6 +26,9 @@ import { rehypeCode } from './rehypeCode';
 /** The protocol of scene links: `[text](scene:policy=Local&step=last)`. */
 export const SCENE_PROTOCOL = 'scene:';
 
+/** The protocol of time links: `[text](time:events=fail:node-1@60s&at=90s)`. */
+export const TIME_PROTOCOL = 'time:';
+
 /** Prefix of the DOM ids rehype-slug gives headings (the URL uses the id without it). */
 export const HEADING_ID_PREFIX = 'learn-';
 
@@ -35,7 +38,7 @@ export const SPECIAL_BLOCKS = ['scene', 'question', 'mermaid'] as const;
 const attrs = defaultSchema.attributes ?? {};
 
 /**
- * GitHub's sanitising schema plus: `scene:` links, and the class names of GitHub alerts
+ * GitHub's sanitising schema plus: `scene:` and `time:` links, and the class names of GitHub alerts
  * (`markdown-alert`, `markdown-alert-note`, …, and their title paragraph).
  */
 export const sanitizeSchema: SanitizeSchema = {
@@ -47,16 +50,22 @@ export const sanitizeSchema: SanitizeSchema = {
   },
   protocols: {
     ...defaultSchema.protocols,
-    href: [...(defaultSchema.protocols?.['href'] ?? []), SCENE_PROTOCOL.slice(0, -1)],
+    href: [
+      ...(defaultSchema.protocols?.['href'] ?? []),
+      SCENE_PROTOCOL.slice(0, -1),
+      TIME_PROTOCOL.slice(0, -1),
+    ],
   },
 };
 
 /**
  * react-markdown's default URL check (it drops `javascript:` and any unknown protocol), except
- * that `scene:` links are kept for the scene-link component.
+ * that `scene:` and `time:` links are kept for the scene-link and time-link components.
  */
 export function urlTransform(url: string): string {
-  return url.startsWith(SCENE_PROTOCOL) ? url : defaultUrlTransform(url);
+  return url.startsWith(SCENE_PROTOCOL) || url.startsWith(TIME_PROTOCOL)
+    ? url
+    : defaultUrlTransform(url);
 }
 
 /** The plugins and settings for a chapter (with glossary links) or a glossary definition. */

@@ -4,17 +4,17 @@
  * the panels share (the epoch at a time, the times worth stepping to). Nothing here decides
  * anything the model has not decided.
  */
-import type { ScenarioObject } from '../../model/k8s/objects';
-import type { SceneOptions } from '../../model/scenario/scene';
-import { simulate } from '../../model/time';
+import type { ScenarioObject } from '../model/k8s/objects';
+import type { SceneOptions } from '../model/scenario/scene';
+import { simulate } from '../model/time';
 import type {
   Epoch,
   HealthCheckSettings,
   SimMs,
   Timeline,
   TimelineInput,
-} from '../../model/time/types';
-import type { TimeState } from '../../store/types';
+} from '../model/time/types';
+import type { TimeState } from './types';
 
 /** The model's timeline, or the error it threw (bad input must not blank the page). */
 export type DerivedTimeline =
