@@ -92,6 +92,11 @@ test.describe('every chapter', () => {
       await expect(page).toHaveURL(new RegExp(`#/learn/${slug}$`));
       await expect(t.chapter.locator('[data-scene-state="error"]')).toHaveCount(0);
       await expect(t.chapter.locator('.question.broken, .embed-broken')).toHaveCount(0);
+      // A link draws its own ▶: one the author wrote is not doubled ("▶ ▶ step 3").
+      const linkTexts = await t.chapter
+        .locator('button.scene-link, button.time-link')
+        .evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+      for (const text of linkTexts) expect(text).not.toMatch(/▶\s*▶/);
       // Every heading of the chapter has its id (GitHub-style, as the tutorial computes it).
       for (const h of chapter!.headings.filter((x) => x.depth >= 2))
         await expect(t.chapter.locator(`#learn-${h.id}`)).toHaveText(new RegExp(escape(h.text)));
@@ -195,9 +200,12 @@ test('contents, previous/next, Back and progress survive a reload', async ({ pag
   await expect(t.toc.locator('a')).toHaveCount(CHAPTERS.length);
   await expect(t.tocEntry(FIRST.slug).locator('a')).toHaveAttribute('aria-current', 'page');
 
-  // Reading to the end marks the chapter read: ✓ and the word "read".
+  // Reading to the end — the wheel over the reader, which scrolls its own box, not the window —
+  // marks the chapter read: ✓ and the word "read". The end of the chapter is then on screen.
   const next = page.getByTestId('next-chapter');
-  await next.scrollIntoViewIfNeeded();
+  await expect(t.tocEntry(FIRST.slug)).toHaveAttribute('data-read', 'false');
+  await t.wheelReaderToEnd();
+  await expect(next).toBeInViewport();
   await expect(t.tocEntry(FIRST.slug)).toHaveAttribute('data-read', 'true');
   await expect(t.tocEntry(FIRST.slug)).toContainText('✓ read');
   await expect(t.progress).toHaveText(`1 of ${CHAPTERS.length} read`);
@@ -256,7 +264,16 @@ test('answers are remembered, and Show me plays the scene in the visualiser', as
   const right = answerQuestion(q, result)!;
   const t = await new TutorialPage(page).goto(chapter!.slug);
   await t.expectChapter(chapter!.slug);
+  // Show me waits for the learner's prediction: disabled (with a hint) until then.
+  const showMe = t.question(q.id).getByRole('button', { name: /Show me/ });
+  await expect(showMe).toHaveAttribute('aria-disabled', 'true');
+  await expect(showMe).toHaveAccessibleDescription(/Answer first/);
+  const before = await t.appState();
+  // (force: Playwright itself would refuse to press a button marked aria-disabled.)
+  await showMe.click({ force: true });
+  expect(await t.appState()).toEqual(before);
   expect(await t.answer(q.id, right)).toBe('right');
+  await expect(showMe).not.toHaveAttribute('aria-disabled', 'true');
   await page.reload();
   await t.expectChapter(chapter!.slug);
   await expect(t.question(q.id)).toHaveAttribute('data-answer-state', 'right');
@@ -307,31 +324,97 @@ test('a live scene steps on its own, keeps its keys, and opens in the visualiser
   await t.expectAppState({ ...expectedState(state), step: '-1' });
 });
 
-test('glossary: terms link to their entry, the page lists them all alphabetically', async ({
+test('glossary: a term opens its definition in place; the page lists them all; Back keeps the place', async ({
   page,
 }) => {
   const glossary = parseGlossary(readFileSync(join(ROOT, 'content', 'glossary.yaml'), 'utf8'));
   expect(glossary.entries.length).toBeGreaterThan(0);
   const t = await new TutorialPage(page).goto(FIRST.slug);
   await t.expectChapter(FIRST.slug);
-  const term = t.chapter.locator('a.term-link').first();
-  await expect(term).toHaveAttribute('title', /\S/);
+  // A term well down the chapter, so the place to come back to is not the top.
+  await t.wheelReaderToEnd();
+  const term = t.chapter.locator('button.term-link').last();
+  await term.scrollIntoViewIfNeeded();
   const id = (await term.getAttribute('data-term')) ?? '';
-  // Keyboard focus shows the definition as a popover that describes the link.
-  await term.focus();
-  await expect(t.chapter.locator('.term-tip:visible')).toHaveCount(1);
+  const entry = glossary.entries.find((e) => e.id === id);
+  expect(entry, id).toBeDefined();
+  const tip = t.chapter.locator(`#${await term.getAttribute('aria-controls')}`);
+  await expect(tip).toBeHidden();
+  // Click (or Enter) shows the definition next to the word; Esc closes it, focus stays on it.
   await term.click();
+  await expect(term).toHaveAttribute('aria-expanded', 'true');
+  await expect(tip).toBeVisible();
+  await expect(tip).toContainText(entry!.term);
+  await page.keyboard.press('Escape');
+  await expect(tip).toBeHidden();
+  await expect(term).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(tip).toBeVisible();
+  // Its "Glossary →" link opens the page at the term.
+  const { top } = await t.readerScroll();
+  expect(top).toBeGreaterThan(200);
+  await tip.getByRole('link', { name: /Glossary/ }).click();
   await expect(page).toHaveURL(new RegExp(`#/learn/glossary/${id}$`));
   const glossaryPage = page.getByTestId('glossary');
   await expect(glossaryPage).toHaveAttribute('data-term', id);
   await expect(page.locator(`#learn-term-${id}`)).toBeInViewport();
+  await expect(page.locator(`#learn-term-${id}`)).toBeFocused();
+  // The contents stay folded, so the glossary starts at the top.
+  await expect(t.contents).not.toHaveAttribute('open', '');
   const terms = await glossaryPage.locator('.glossary-term').allTextContents();
   expect(terms).toHaveLength(glossary.entries.length);
   expect(terms).toEqual(
     [...terms].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })),
   );
+  // Back: the chapter where it was read, not at its top.
   await page.goBack();
   await t.expectChapter(FIRST.slug);
+  await expect.poll(async () => Math.abs((await t.readerScroll()).top - top)).toBeLessThan(40);
+  // The glossary's own "Back to …" link does the same.
+  await page.goForward();
+  await expect(glossaryPage).toHaveAttribute('data-term', id);
+  await glossaryPage.getByRole('link', { name: /Back to/ }).click();
+  await t.expectChapter(FIRST.slug);
+  await expect.poll(async () => Math.abs((await t.readerScroll()).top - top)).toBeLessThan(40);
+});
+
+test('glossary deep links find a term in any case; unknown terms and sections say so', async ({
+  page,
+}) => {
+  const t = new TutorialPage(page);
+  await t.goto('glossary/healthCheckNodePort');
+  const glossaryPage = page.getByTestId('glossary');
+  await expect(glossaryPage).toHaveAttribute('data-term', 'healthchecknodeport');
+  await expect(page.locator('#learn-term-healthchecknodeport')).toBeFocused();
+  await expect(page.locator('#learn-term-healthchecknodeport')).toBeInViewport();
+  await expect(page.getByTestId('term-not-found')).toHaveCount(0);
+
+  await t.goto('glossary/no-such-term');
+  await expect(page.getByTestId('term-not-found')).toContainText('no-such-term');
+  await expect(glossaryPage.locator('.glossary-term').first()).toBeVisible();
+
+  await t.goto(`${FIRST.slug}/no-such-section`);
+  await t.expectChapter(FIRST.slug);
+  await expect(page.getByTestId('section-not-found')).toContainText('no-such-section');
+  await expect(t.title).toBeFocused();
+});
+
+test('glossary links: terms written as code are linked, product names are not', async ({
+  page,
+}) => {
+  // traffic-policy writes `spec.externalTrafficPolicy` in code; clouds names AWS's "Network Load
+  // Balancer", which is a product, not the glossary's generic "load balancer".
+  const t = await new TutorialPage(page).goto('traffic-policy');
+  await t.expectChapter('traffic-policy');
+  await expect(t.chapter.locator('button.term-link[data-term="externaltrafficpolicy"]')).toHaveText(
+    'spec.externalTrafficPolicy',
+  );
+  await t.goto('clouds');
+  await t.expectChapter('clouds');
+  const lb = await t.chapter
+    .locator('button.term-link[data-term="load-balancer"]')
+    .evaluateAll((els) => els.map((e) => e.closest('p, td, li')?.textContent ?? ''));
+  for (const context of lb) expect(context).not.toMatch(/Load Balancer/);
 });
 
 async function box(page: Page, selector: string) {
@@ -368,6 +451,242 @@ test('wide screens: reader left, visualiser right; narrow: stacked; closed: full
   vis = await box(page, 'main.layout');
   const header = await box(page, 'header.app-header');
   expect(vis.width).toBeGreaterThan(header.width - 2);
+});
+
+for (const size of [
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`${size.width}×${size.height}: the whole reader and the stage are on screen while reading`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(size);
+    const t = await new TutorialPage(page).goto('traffic-policy');
+    await t.expectChapter('traffic-policy');
+    // The reader ends inside the window; its status line and the stage are on screen.
+    const reader = await box(page, '[data-testid="reader"]');
+    expect(reader.y).toBeGreaterThanOrEqual(0);
+    expect(reader.y + reader.height).toBeLessThanOrEqual(size.height);
+    await expect(t.stage).toBeInViewport({ ratio: 1 });
+    // A scene link deep in the chapter, pressed from the keyboard: the drawing stays in view.
+    const link = t.sceneLinks().nth(4);
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await expect(t.status).toContainText('The visualiser now shows');
+    await expect(t.status).toBeInViewport();
+    await expect(t.stage).toBeInViewport({ ratio: 1 });
+    await expect(link).toBeInViewport();
+    // The end of the chapter is reachable by reading on.
+    await t.wheelReaderToEnd();
+    await expect(page.getByTestId('next-chapter')).toBeInViewport();
+    await expect(t.stage).toBeInViewport({ ratio: 1 });
+    await expect(t.reader).toHaveAttribute('data-read-count', '1');
+  });
+}
+
+test('stacked (900 px): a scene link or Show me brings the drawing into view', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 900 });
+  const t = await new TutorialPage(page).goto('traffic-policy');
+  await t.expectChapter('traffic-policy');
+  await expect(t.stage).not.toBeInViewport({ ratio: 1 });
+  const link = t.sceneLinks().nth(2);
+  await link.click();
+  await expect(t.status).toContainText('The visualiser now shows');
+  await expect(t.stage).toBeInViewport({ ratio: 1 });
+  // The link pressed is still in view above it, in what shows of the reader.
+  await expect(link).toBeInViewport();
+  // Back to the text, then Show me after answering: the drawing comes into view again.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const q = t.chapter.locator('[data-testid="question"]').first();
+  const id = (await q.getAttribute('data-question-id')) ?? '';
+  await t.answer(id, (await q.locator('input[type="radio"]').first().getAttribute('value')) ?? '');
+  await q.getByRole('button', { name: /Show me/ }).click();
+  await expect(t.stage).toBeInViewport({ ratio: 1 });
+});
+
+test('stacked (900 px): a time link brings the Time & failures drawing into view', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 900, height: 900 });
+  const t = await new TutorialPage(page).goto('health-checks');
+  await t.expectChapter('health-checks');
+  const link = t.chapter.locator('button.time-link[data-time-query]').first();
+  await expect(link).toHaveAttribute('data-time-state', 'ok');
+  await link.click();
+  const stage = page.locator('main.time-layout .area-stage');
+  await expect(page.getByTestId('time-view')).toHaveAttribute('data-state', 'ready', {
+    timeout: 15_000,
+  });
+  await expect(stage).toBeInViewport({ ratio: 0.9 });
+  await expect(t.status).toContainText('The Time & failures view now shows');
+});
+
+test('in the reader’s text the scrolling keys scroll it; the player’s keys wait for Esc', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const t = await new TutorialPage(page).goto('traffic-policy');
+  await t.expectChapter('traffic-policy');
+  const before = await t.appState();
+  // Click the text (a paragraph without links), then read with the keyboard.
+  await t.chapter.locator('.chapter-summary').click();
+  await expect(t.reader).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect.poll(async () => (await t.readerScroll()).top).toBeGreaterThan(300);
+  await page.keyboard.press('End');
+  await expect.poll(async () => (await t.readerScroll()).atEnd).toBe(true);
+  await page.keyboard.press('Home');
+  await expect.poll(async () => (await t.readerScroll()).top).toBe(0);
+  await page.keyboard.press('PageDown');
+  await expect.poll(async () => (await t.readerScroll()).top).toBeGreaterThan(300);
+  await page.keyboard.press('p');
+  await page.keyboard.press('ArrowRight');
+  // Nothing played, stepped or flipped.
+  expect(await t.appState()).toEqual(before);
+  await expect(page.locator('main.layout [data-command="play-pause"]')).toHaveAccessibleName(
+    'Play',
+  );
+  // Esc gives the keys back to the player.
+  await page.keyboard.press('Escape');
+  await page.mouse.move(5, 5);
+  await page.keyboard.press('p');
+  await t.expectAppState({ policy: before.policy === 'Local' ? 'Cluster' : 'Local' });
+  // With focus nowhere and the pointer over the text, Space still scrolls the text.
+  const { top } = await t.readerScroll();
+  const r = await box(page, '[data-testid="reader"]');
+  await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
+  await page.keyboard.press('Space');
+  await expect.poll(async () => (await t.readerScroll()).top).toBeGreaterThan(top);
+  await expect(page.locator('main.layout [data-command="play-pause"]')).toHaveAccessibleName(
+    'Play',
+  );
+});
+
+test('the learner’s own cluster: never replaced silently, kept, and restored', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  const t = new TutorialPage(page);
+  await expect(t.app).toHaveAttribute('data-step-count', /^\d+$/);
+  const topology = page.locator('main.layout .stage-drawing');
+  await page
+    .getByTestId('import')
+    .getByLabel('Example')
+    .selectOption({ label: 'externalTrafficPolicy Local, Pods spread unevenly' });
+  await expect(topology).toContainText('aks-nodepool1');
+  const mine = await t.appState();
+
+  // Opening the tutorial (on a chapter with a scene) leaves it alone and offers the scene.
+  await t.toggle.click();
+  await expect(t.reader).toHaveAttribute('data-state', 'ready');
+  await t.expectChapter(FIRST.slug);
+  await expect(topology).toContainText('aks-nodepool1');
+  const held = page.getByTestId('chapter-scene-held');
+  await expect(held).toBeVisible();
+  await expect(t.restore).toHaveCount(0);
+  await page.getByTestId('next-chapter').click();
+  await t.expectChapter(SECOND.slug);
+  await expect(topology).toContainText('aks-nodepool1');
+
+  // A scene link switches (asked for), says so, and offers Restore.
+  await t.sceneLinks().first().click();
+  await expect(topology).not.toContainText('aks-nodepool1');
+  await expect(t.status).toContainText('your cluster is kept');
+  await expect(t.restore).toBeVisible();
+  await t.restore.click();
+  await expect(topology).toContainText('aks-nodepool1');
+  await t.expectAppState(mine);
+  await expect(t.restore).toHaveCount(0);
+
+  // "Show this chapter's scene" asks for it too; Close offers the cluster back.
+  await held.getByRole('button', { name: /Show this chapter/ }).click();
+  await t.expectAppState(expectedState(resolve(SECOND.scene!).state));
+  await expect(t.restore).toBeVisible();
+  await page.getByRole('button', { name: 'Close the tutorial' }).click();
+  await expect(t.reader).toHaveCount(0);
+  await expect(t.toggle).toBeFocused();
+  const notice = page.getByTestId('restore-notice');
+  await expect(notice).toBeVisible();
+  const closedOn = await page.evaluate(() => location.hash);
+  await notice.getByRole('button', { name: 'Restore your cluster' }).click();
+  await expect(topology).toContainText('aks-nodepool1');
+  await expect(notice).toHaveCount(0);
+  // Its link replaces the one Close wrote; a reload keeps the cluster.
+  await expect.poll(() => page.evaluate(() => location.hash)).not.toBe(closedOn);
+  await page.reload();
+  await expect(topology).toContainText('aks-nodepool1');
+});
+
+test('a live scene with nothing to play says why; a changed live scene can be reset', async ({
+  page,
+}) => {
+  const t = await new TutorialPage(page).goto('bare-metal');
+  await t.expectChapter('bare-metal');
+  const pending = t.chapter
+    .getByTestId('scene-embed')
+    .filter({ has: page.getByTestId('embed-empty') })
+    .first();
+  await expect(pending.getByTestId('embed-empty')).toContainText('EXTERNAL-IP <pending>');
+  await expect(pending).not.toContainText('Press Play');
+
+  await t.goto('traffic-policy');
+  await t.expectChapter('traffic-policy');
+  const embed = t.chapter.getByTestId('scene-embed').first();
+  await expect(embed).toHaveAttribute('data-scene-state', 'ok');
+  await expect(embed.locator('[data-embed-command="reset"]')).toHaveCount(0);
+  const drawing = embed.locator('.embed-drawing');
+  const as = await drawing.textContent();
+  // A node in the live drawing fails on a click: the caption no longer fits, Reset undoes it.
+  // (dispatched: the packet marker drawn over node-1 would take a pointer click)
+  await drawing.locator('[role="button"]').first().dispatchEvent('click');
+  await expect(embed.getByTestId('embed-changed')).toBeVisible();
+  await expect(drawing).not.toHaveText(as ?? '');
+  await embed.locator('[data-embed-command="reset"]').click();
+  await expect(embed.getByTestId('embed-changed')).toHaveCount(0);
+  await expect(drawing).toHaveText(as ?? '');
+});
+
+test('a diagram can be enlarged in a dialog; Esc closes it and focus returns', async ({ page }) => {
+  const t = await new TutorialPage(page).goto('full-picture');
+  await t.expectChapter('full-picture');
+  const figure = t.chapter.getByTestId('mermaid-diagram').first();
+  await figure.scrollIntoViewIfNeeded();
+  await expect(figure).toHaveAttribute('data-state', 'rendered');
+  // Never drawn below 0.8 of its natural size: it scrolls sideways instead.
+  const scale = await figure.locator('.mermaid-svg svg').evaluate((svg) => {
+    const s = svg as SVGSVGElement;
+    return s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+  });
+  expect(scale).toBeGreaterThanOrEqual(0.79);
+  const enlarge = figure.getByTestId('mermaid-enlarge');
+  await enlarge.click();
+  const dialog = page.getByTestId('mermaid-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  const big = await dialog.locator('svg').evaluate((svg) => {
+    const s = svg as SVGSVGElement;
+    return s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+  });
+  expect(big).toBeGreaterThan(0.99);
+  // Its ids are its own: none is also used outside the dialog (the figure's copy).
+  const clashes = await dialog.evaluate((d) => {
+    const inside = [...d.querySelectorAll('[id]')].map((e) => e.id);
+    const outside = [...document.querySelectorAll('[id]')]
+      .filter((e) => !d.contains(e))
+      .map((e) => e.id);
+    return inside.filter((id) => outside.includes(id));
+  });
+  expect(clashes).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(enlarge).toBeFocused();
+});
+
+test('a chapter scene is announced; the walkthrough says a link opened it', async ({ page }) => {
+  const t = await new TutorialPage(page).goto(SECOND.slug);
+  await t.expectChapter(SECOND.slug);
+  await expect(t.status).toContainText(`the scene of “${SECOND.title}”`);
+  await t.sceneLinks().first().click();
+  await expect(page.getByTestId('walkthrough')).toContainText('Opened from the tutorial');
 });
 
 test.describe('the address bar and the share link', () => {
@@ -413,24 +732,42 @@ test.describe('the address bar and the share link', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=/);
   });
 
-  test('Back out of the reader keeps the scene a link opened', async ({ page }) => {
+  test('Back out of the reader returns to the view from before, its link untouched', async ({
+    page,
+  }) => {
     await page.goto('/');
     const t = new TutorialPage(page);
     await expect(t.app).toHaveAttribute('data-step-count', /^\d+$/);
+    // A view of the learner's own: step 3, written to the address bar.
+    await page.locator('main.layout [data-command="next"]').click();
+    await page.locator('main.layout [data-command="next"]').click();
+    await page.locator('main.layout [data-command="next"]').click();
+    await expect(t.app).toHaveAttribute('data-step-index', '2');
+    const mine = await t.appState();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=/);
+    const link = await page.evaluate(() => location.hash);
+    expect(decodeState(link).ok && decodeState(link)).toMatchObject({ state: { step: 2 } });
+
     await t.toggle.click();
     await expect(t.reader).toHaveAttribute('data-state', 'ready');
     await t.expectChapter(FIRST.slug);
-    const link = t.sceneLinks().last();
+    const sceneLink = t.sceneLinks().last();
     const expected = expectedState(
-      resolve((await link.getAttribute('data-scene-query')) ?? '').state,
+      resolve((await sceneLink.getAttribute('data-scene-query')) ?? '').state,
     );
-    await link.click();
+    await sceneLink.click();
     await t.expectAppState(expected);
+    await page.getByTestId('next-chapter').click();
+    await t.expectChapter(SECOND.slug);
+
+    // Back to the first chapter: the view that entry showed (the link's), not chapter 2's.
+    await page.goBack();
+    await t.expectChapter(FIRST.slug);
+    await t.expectAppState(expected);
+    // Back out of the tutorial: the view from before, and the same #s= link as before.
     await page.goBack();
     await expect(t.reader).toHaveCount(0);
-    await t.expectAppState(expected);
-    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=/);
-    const decoded = decodeState(await page.evaluate(() => location.hash));
-    expect(decoded.ok && String(decoded.state.step)).toBe(expected.step);
+    await t.expectAppState(mine);
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe(link);
   });
 });

@@ -23,7 +23,7 @@ test('the app opens on the walkthrough, story step 1: NodePort 31000 on every no
     'data-walkthrough-step',
     '0',
   );
-  await expect(app.walkthrough).toContainText('node-2 gets the rule too');
+  await expect(app.walkthrough).toContainText('node-2 has the rule as well');
   await expect(app.walkthrough.getByTestId('story-help')).toContainText(
     'runs this step’s connection',
   );

@@ -6,14 +6,20 @@
 // It builds nothing: it serves an existing build (default `dist/`, or BENCH_DIST) with
 // `vite preview` on 127.0.0.1 and its own port (BENCH_PORT, default 4191), opens the app in
 // headless Chromium (scripts/find-chromium.mjs), switches to the "Time & failures" view so the
-// lazy chunk loads and installs its hook (`globalThis.window.__lbTimeBench`), and runs the model's
-// `benchmarkSampling` there, timed with the page's `performance.now`.
+// lazy chunk loads and installs its hooks (`window.__lbTimeBench`, `window.__lbTimeBenchSimulate`),
+// and runs two of the model's benchmarks there, timed with the page's `performance.now`:
+// - sampling (`benchmarkSampling`): drawing N connections' paths from probabilities computed
+//   beforehand (the paths traced outside the clock) — the cost of N itself;
+// - full simulate (`benchmarkSimulate`): a whole 2-minute run with N connections, node-1 failing
+//   and returning — every epoch's paths traced through the model, every connection drawn and its
+//   record and fate settled — what the time view does when you press Send.
 //
 //   npm run build && npm run bench:browser            # 100,000 connections
 //   BENCH_CONNECTIONS=20000 npm run bench:browser
 //
-// Output: one line per run and a summary, e.g.
-//   browser (Chromium 131): 100,000 connections in 412.3 ms → 242,541 connections/s (median of 15)
+// Output: one line per run and a summary per benchmark, e.g.
+//   sampling (Chromium 131): 100,000 connections in 7.2 ms → 13,900,000 connections/s (median of 15)
+//   full simulate (Chromium 131): 100,000 connections in 412.3 ms → 242,541 connections/s (median of 5)
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -25,6 +31,7 @@ const DIST = resolve(process.env.BENCH_DIST ?? 'dist');
 const PORT = Number(process.env.BENCH_PORT ?? 4191);
 const COUNT = Number(process.env.BENCH_CONNECTIONS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const SIM_RUNS = Number(process.env.BENCH_SIM_RUNS ?? 5);
 const SEED = Number(process.env.BENCH_SEED ?? 1);
 const BASE = `http://127.0.0.1:${PORT}/`;
 
@@ -94,35 +101,49 @@ async function main() {
     page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
     await page.goto(BASE);
     await page.getByTestId('time-toggle').click();
-    await page.waitForFunction(() => typeof globalThis.window.__lbTimeBench === 'function', null, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      () =>
+        typeof globalThis.window.__lbTimeBench === 'function' &&
+        typeof globalThis.window.__lbTimeBenchSimulate === 'function',
+      null,
+      { timeout: 30_000 },
+    );
     const version = browser.version();
-    // One small warm-up run so the JIT has seen the code.
-    /** @param {number} n */
-    const run = async (n) => {
-      const r = await page.evaluate(({ n, seed }) => globalThis.window.__lbTimeBench?.(n, seed), {
-        n,
-        seed: SEED,
-      });
-      if (!r) throw new Error('the time view did not install its benchmark hook');
+    /** @param {'sampling' | 'simulate'} kind @param {number} n */
+    const run = async (kind, n) => {
+      const r = await page.evaluate(
+        ({ kind, n, seed }) =>
+          kind === 'sampling'
+            ? globalThis.window.__lbTimeBench?.(n, seed)
+            : globalThis.window.__lbTimeBenchSimulate?.(n, seed),
+        { kind, n, seed: SEED },
+      );
+      if (!r) throw new Error('the time view did not install its benchmark hooks');
       return r;
     };
-    await run(Math.min(COUNT, 2_000));
-    const results = [];
-    for (let i = 0; i < RUNS; i++) {
-      const r = await run(COUNT);
-      results.push(r);
-      console.log(
-        `run ${i + 1}: ${fmt(r.connections)} connections in ${fmt(r.elapsedMs, 1)} ms → ${fmt(r.connectionsPerSecond)} connections/s`,
+    const summaries = [];
+    for (const [kind, label, runs] of /** @type {const} */ ([
+      ['sampling', 'sampling', RUNS],
+      ['simulate', 'full simulate', SIM_RUNS],
+    ])) {
+      // One small warm-up run so the JIT has seen the code.
+      await run(kind, Math.min(COUNT, 2_000));
+      const results = [];
+      for (let i = 0; i < runs; i++) {
+        const r = await run(kind, COUNT);
+        results.push(r);
+        console.log(
+          `${label} run ${i + 1}: ${fmt(r.connections)} connections in ${fmt(r.elapsedMs, 1)} ms → ${fmt(r.connectionsPerSecond)} connections/s`,
+        );
+      }
+      const sorted = [...results].sort((a, b) => a.connectionsPerSecond - b.connectionsPerSecond);
+      const median = sorted[Math.floor(sorted.length / 2)];
+      if (!median) throw new Error('no run');
+      summaries.push(
+        `${label} (Chromium ${version}): ${fmt(median.connections)} connections in ${fmt(median.elapsedMs, 1)} ms → ${fmt(median.connectionsPerSecond)} connections/s (median of ${runs})`,
       );
     }
-    const sorted = [...results].sort((a, b) => a.connectionsPerSecond - b.connectionsPerSecond);
-    const median = sorted[Math.floor(sorted.length / 2)];
-    if (!median) throw new Error('no run');
-    console.log(
-      `browser (Chromium ${version}): ${fmt(median.connections)} connections in ${fmt(median.elapsedMs, 1)} ms → ${fmt(median.connectionsPerSecond)} connections/s (median of ${RUNS})`,
-    );
+    for (const line of summaries) console.log(line);
   } catch (e) {
     console.error(e instanceof Error ? e.message : String(e));
     if (serverErr) console.error(serverErr);

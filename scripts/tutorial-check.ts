@@ -8,7 +8,8 @@
  * scene block and front-matter scene with its resolved toggles, step and outcome, each time link
  * with its inputs and what the time view shows where its clock stands, and each question with
  * its scene, options and computed answer. `--quiet` prints the problems only.
- * Exit status 1 when there is any problem, else 0.
+ * Then warnings: what is probably wrong but not for certain (a scene link whose text says "step N"
+ * while it shows another step). Exit status 1 when there is any problem, else 0 (warnings too).
  */
 import { formatProblem } from '../src/tutorial/problem';
 import { checkContent } from '../src/tutorial/check';
@@ -59,6 +60,11 @@ if (!quiet) {
   console.log(
     `\n${report.book.chapters.length} chapters, ${report.scenes.length} scenes, ${report.times.length} time links, ${report.questions.length} questions, ${report.glossary.length} glossary terms, ${report.topics.length} topics`,
   );
+}
+
+if (report.warnings.length > 0) {
+  console.log(`\n${report.warnings.length} warning(s) (not failures; check the text):`);
+  for (const w of report.warnings) console.log(`warning: ${formatProblem(w)}`);
 }
 
 if (report.problems.length > 0) {

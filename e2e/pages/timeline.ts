@@ -148,4 +148,34 @@ export class TimelinePage {
     }
     return out;
   }
+
+  // ---- scenario and clock ----
+
+  /** Picks an example in the "Your cluster" panel (it applies at once). */
+  async pickExample(title: string): Promise<void> {
+    const panel = this.page.getByRole('region', { name: 'Your cluster' });
+    await panel.getByLabel('Example').selectOption({ label: title });
+    await expect(panel).toContainText(`Applied ${title}`);
+  }
+
+  /** Moves the clock with the seek slider to whole second `s` and waits for it. */
+  async seekSeconds(s: number): Promise<void> {
+    await this.page.getByTestId('time-seek').fill(String(s));
+    await this.expectSimTime(s * 1000);
+  }
+
+  /** The scheduled event at `index` of the list. */
+  event(index: number): Locator {
+    return this.schedule.locator('[data-event-kind]').nth(index);
+  }
+
+  /** A node's box in the time view's topology. */
+  node(name: string): Locator {
+    return this.view.locator(`[data-place="node:${name}"]`);
+  }
+
+  /** The rotation tag drawn over a node of the time view's topology. */
+  overlayTag(name: string): Locator {
+    return this.view.locator(`[data-testid="time-overlay"] [data-node="${name}"]`);
+  }
 }

@@ -47,6 +47,9 @@ export class TutorialPage {
   readonly progress: Locator;
   readonly status: Locator;
   readonly visualiser: Locator;
+  /** The trace view's stage: the drawing and its playback controls. */
+  readonly stage: Locator;
+  readonly restore: Locator;
 
   constructor(readonly page: Page) {
     this.app = page.getByTestId('app');
@@ -59,6 +62,33 @@ export class TutorialPage {
     this.progress = page.getByTestId('reader-progress');
     this.status = page.getByTestId('reader-status');
     this.visualiser = page.locator('main.layout');
+    this.stage = page.locator('main.layout:not(.time-layout) > .area-stage');
+    this.restore = page.getByTestId('restore-cluster');
+  }
+
+  /** The reader's scroll position (px) and whether it is at its end. */
+  async readerScroll(): Promise<{ top: number; atEnd: boolean }> {
+    return this.reader.evaluate((el) => ({
+      top: el.scrollTop,
+      atEnd: el.scrollTop + el.clientHeight >= el.scrollHeight - 2,
+    }));
+  }
+
+  /**
+   * Scrolls the reader to its end with the mouse wheel over it, as a learner reads (the reader's
+   * own scroll box, never the window), waiting for each turn of the wheel to take effect.
+   */
+  async wheelReaderToEnd(): Promise<void> {
+    const box = await this.reader.boundingBox();
+    if (!box) throw new Error('the reader is not on screen');
+    await this.page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 300));
+    for (let i = 0; i < 200; i++) {
+      const { top, atEnd } = await this.readerScroll();
+      if (atEnd) return;
+      await this.page.mouse.wheel(0, 800);
+      await expect.poll(async () => (await this.readerScroll()).top).not.toBe(top);
+    }
+    throw new Error('the reader never reached its end');
   }
 
   /** Opens `#/learn/<path>` and waits until the reader has its content and the app a trace. */

@@ -39,9 +39,14 @@ export function readObjects(files: string[]): { objects: ScenarioObject[]; notes
   return { objects: done.objects, notes: [...notes, ...done.assumed.map((a) => `assumed: ${a}`)] };
 }
 
+/** A plain decimal whole number (`1000`; not `1e3`, `0x10`, `+5`, `1.0` or ` 7`), else undefined. */
+export function plainInt(v: string): number | undefined {
+  return /^\d{1,15}$/.test(v) ? Number(v) : undefined;
+}
+
 /** A `--seed` value. @throws {UsageError} when it is not a whole number ≥ 0. */
 export function seedOf(v: string | undefined, fallback = 1): number {
-  const seed = v === undefined ? fallback : Number(v);
+  const seed = v === undefined ? fallback : (plainInt(v) ?? NaN);
   if (!Number.isSafeInteger(seed) || seed < 0)
     throw new UsageError(
       `--seed ${v}: must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`,

@@ -15,7 +15,6 @@
  */
 import { parseArgs } from 'node:util';
 import type { ScenarioObject } from '../model/k8s/objects';
-import { OUR_GROUP } from '../model/k8s/objects';
 import { resolveCluster } from '../model/scenario/resolve';
 import { flowVerdict } from '../model/kube-proxy/flow';
 import { proxyMode, modelledModes } from '../model/kube-proxy/modes';
@@ -23,7 +22,8 @@ import type { ProxyMode } from '../model/kube-proxy/types';
 import { trace } from '../model/trace/trace';
 import { isIPv4 } from '../model/net/ip';
 import type { Protocol } from '../model/net/ip';
-import { UsageError, readObjects } from './input';
+import { UsageError, readObjects, seedOf } from './input';
+import { clientFor } from '../model/time/scenario';
 import { cmdStats } from './stats';
 import { cmdTimeline } from './timeline';
 
@@ -94,22 +94,10 @@ function cmdTrace(args: string[]): string {
       json: { type: 'boolean' },
     },
   });
-  const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!Number.isSafeInteger(seed) || seed < 0)
-    throw new UsageError(
-      `--seed ${values.seed}: must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`,
-    );
+  const seed = seedOf(values.seed);
   const { objects, notes } = readObjects(positionals);
-  let client = values.client ?? 'internet';
-  if (isIPv4(client)) {
-    objects.push({
-      apiVersion: OUR_GROUP,
-      kind: 'Client',
-      metadata: { name: `ip-${client}` },
-      spec: { location: 'Internet', address: client },
-    });
-    client = `ip-${client}`;
-  }
+  // An IPv4 address: a process on the node that owns it, else an Internet client there.
+  const client = clientFor(objects, values.client ?? 'internet');
   const cluster = clusterOf(objects, values.mode);
   if (!cluster.clients.some((c) => c.name === client))
     throw new UsageError(

@@ -63,4 +63,27 @@ describe('datapath stats', () => {
     expect(b.status).toBe(2);
     expect(b.stderr).toContain('must be a whole number from 1 to 100000');
   });
+
+  it('heads DIFF with its unit (percentage points) and takes a node’s address as a node client', () => {
+    const r = datapath('stats', 'public/examples/canonical.yaml', '--connections', '600');
+    expect(r.stdout).toContain('DIFF (pp)');
+    const n = datapath(
+      'stats',
+      'public/examples/canonical.yaml',
+      '--connections',
+      '600',
+      '--client',
+      '192.168.0.12',
+      '--json',
+    );
+    expect(n.status, n.stderr).toBe(0);
+    const out = JSON.parse(n.stdout) as StatsJson;
+    // node-2's host network: no balancer on the path, every connection enters node-2.
+    expect(out.client).toBe('ip-192.168.0.12');
+    expect(out.paths.every((p) => p.lbTarget === null && p.entryNode === 'node-2')).toBe(true);
+    for (const bad of ['1e3', '0x10'])
+      expect(
+        datapath('stats', 'public/examples/canonical.yaml', '--connections', bad).stderr,
+      ).toContain(`--connections ${bad}: must be a whole number from 1 to 100000`);
+  }, 30_000);
 });

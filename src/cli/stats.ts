@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { connectionStats, currentPaths, sceneFromObjects, MAX_CONNECTIONS } from '../model/time';
 import type { ConnectionStats, PathOption } from '../model/time';
-import { UsageError, modeOf, pct, readObjects, seedOf, table } from './input';
+import { UsageError, modeOf, pct, plainInt, readObjects, seedOf, table } from './input';
 
 /** The `--json` output of `stats` (documented in README.md, "Headless: stats and timeline"). */
 export interface StatsJson {
@@ -22,7 +22,8 @@ export interface StatsJson {
 
 /** Rows of a per-node and per-Pod table. */
 export function shareTables(s: ConnectionStats): string {
-  const head = ['COUNT', 'SHARE', 'EXPECTED', 'DIFF', 'CROSS-NODE', 'SNAT'];
+  // DIFF: SHARE − EXPECTED in percentage points (pp), as the view's tables give it.
+  const head = ['COUNT', 'SHARE', 'EXPECTED', 'DIFF (pp)', 'CROSS-NODE', 'SNAT'];
   const line = (r: ConnectionStats['perNode'][number]) => [
     r.count,
     pct(r.share),
@@ -54,7 +55,7 @@ export function cmdStats(args: string[]): string {
     },
   });
   if (values.connections === undefined) throw new UsageError('--connections is required');
-  const n = Number(values.connections);
+  const n = plainInt(values.connections) ?? NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_CONNECTIONS)
     throw new UsageError(
       `--connections ${values.connections}: must be a whole number from 1 to ${MAX_CONNECTIONS}`,

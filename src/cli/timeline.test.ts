@@ -89,7 +89,11 @@ describe('datapath timeline', () => {
     );
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as TimelineJson;
-    expect(out.svc.map((x) => x['EXTERNAL-IP'])).toEqual(['<pending>']);
+    // kubectl get svc at t = 0 and as of the end of the run, as the text prints them.
+    expect(out.svc.map((x) => [x.at, x['EXTERNAL-IP']])).toEqual([
+      [0, '<pending>'],
+      [out.settings.horizonMs, '<pending>'],
+    ]);
   });
 
   it('names a bad event and an unknown node', () => {
@@ -99,5 +103,84 @@ describe('datapath timeline', () => {
     const b = datapath('timeline', FILE, '--events', 'fail:node-9@1s');
     expect(b.status).toBe(2);
     expect(b.stderr).toContain('no node "node-9"');
+  });
+
+  it('says exactly what is wrong with --events, and fails fast', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'timeline-'));
+    const file = (name: string, text: string) => {
+      const f = join(dir, name);
+      writeFileSync(f, text);
+      return f;
+    };
+    const cases: [string, string][] = [
+      ['/nonexistent.yaml', '--events /nonexistent.yaml: no such file'],
+      ['fail:node-1', '"fail:node-1": expected ACTION:TARGET@TIME'],
+      ['', '--events is empty'],
+      [
+        file('keys.yaml', 'healthCheck: { intervall: 5 }\n'),
+        'healthCheck: unknown field "intervall"',
+      ],
+      [
+        file('event-key.yaml', 'events: [{ at: 1s, kind: fail-node, node: node-1, x: 1 }]\n'),
+        'events[0]: unknown field "x"',
+      ],
+      [
+        file('string.yaml', 'healthCheck: { intervalSeconds: "8" }\n'),
+        'healthCheck.intervalSeconds: expected a number, not the string "8"',
+      ],
+      [file('huge.yaml', 'events: [{ at: 1e12, kind: fail-node, node: node-1 }]\n'), 'past 24h'],
+      ['fail:node-1@10000h', '"fail:node-1@10000h": 10000h is past 24h'],
+    ];
+    for (const [events, message] of cases) {
+      const t0 = Date.now();
+      const r = datapath('timeline', FILE, '--events', events);
+      expect(r.status, events).toBe(2);
+      expect(r.stderr, events).toContain(message);
+      // Refused before simulating: tsx's start-up is the whole cost.
+      expect(Date.now() - t0, events).toBeLessThan(8000);
+    }
+    const h = datapath('timeline', FILE, '--events', 'fail:node-1@10s', '--horizon', '1000h');
+    expect([h.status, h.stderr.split('\n')[0]]).toEqual([
+      2,
+      'datapath: --horizon 1000h: must be at most 24h, the longest run the model simulates',
+    ]);
+    for (const n of ['0x10', '1e3', '+5', '1.0', ' 7'])
+      expect(datapath('timeline', FILE, '--events', '[]', '--connections', n).stderr).toContain(
+        `--connections ${n}: must be a whole number from 0 to 100000`,
+      );
+  }, 60_000);
+
+  it('reports the stale-endpoint window in JSON and text; MetalLB’s header says no health checks', () => {
+    const r = datapath(
+      'timeline',
+      FILE,
+      '--events',
+      'fail:node-1@50s',
+      '--connections',
+      '1200',
+      '--period',
+      '120s',
+      '--horizon',
+      '150s',
+      '--json',
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const w = (JSON.parse(r.stdout) as TimelineJson).deadNodeWindows[0]!;
+    // node-monitor-grace-period 50 s after the 50 s failure, then 1 s to kube-proxy.
+    expect([w.staleEndpoints, w.endpointsUpdatedAt]).toEqual([['10.244.1.5'], 101_000]);
+    expect(w.expectedStaleEndpointConnections).toBeCloseTo(216.667, 3);
+    const text = datapath('timeline', FILE, '--events', 'fail:node-1@50s', '--horizon', '150s');
+    expect(text.stdout).toContain('--node-monitor-grace-period 50 s after the failure');
+    const m = datapath('timeline', FILE, '--events', '[]', '--controller', 'metallb-l2');
+    expect(m.stdout).toContain('controller metallb-l2; no health checks (MetalLB layer 2');
+    expect(m.stdout).not.toContain('health check every');
+  }, 30_000);
+
+  it('scaledown: /healthz answers 503 with "nodeEligible": false', () => {
+    const r = datapath('timeline', FILE, '--events', 'scaledown:node-1@20s', '--probes', '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as TimelineJson;
+    const p = out.probes.find((x) => x.node === 'node-1' && x.at === 24_000);
+    expect([p?.status, p?.body.endsWith('"nodeEligible": false}')]).toEqual([503, true]);
   });
 });

@@ -18,6 +18,7 @@ import {
   simulate,
   svcRowAt,
   MAX_CONNECTIONS,
+  MAX_SIM_MS,
 } from '../model/time';
 import type {
   ConnectionFate,
@@ -31,7 +32,7 @@ import type {
   TimelineEntry,
   TimelineInput,
 } from '../model/time';
-import { InputError, UsageError, modeOf, readObjects, seedOf } from './input';
+import { InputError, UsageError, modeOf, plainInt, readObjects, seedOf } from './input';
 import { shareTables } from './stats';
 
 /** The `--json` output of `timeline` (documented in README.md, "Headless: stats and timeline"). */
@@ -53,14 +54,28 @@ export interface TimelineJson {
   connections?: ConnectionRecord[];
 }
 
-function eventsText(arg: string): string {
+/**
+ * The text of `--events`: a file's contents, or the argument itself (inline events). An
+ * argument that names no file but looks like a path (a `/` or a .yaml/.yml/.json ending, and
+ * none of the characters inline events are made of) is a missing file, said so.
+ * @throws {UsageError} for an empty argument; {@link InputError} for a file that is missing or unreadable.
+ */
+export function eventsText(arg: string): string {
+  if (arg.trim() === '')
+    throw new UsageError(
+      '--events is empty: give a file, inline events such as fail:node-1@12s, or [] for none',
+    );
   if (existsSync(arg)) {
     try {
       return readFileSync(arg, 'utf8');
     } catch (e) {
-      throw new InputError(`cannot read ${arg}: ${(e as Error).message}`);
+      throw new InputError(`--events ${arg}: cannot read it: ${(e as Error).message}`);
     }
   }
+  // A path has no spaces, brackets, braces, colons, commas or @, and a / or a file ending.
+  const pathLike =
+    /^[^\s[\]{}:,@]+$/.test(arg) && (arg.includes('/') || /\.(ya?ml|json)$/i.test(arg));
+  if (pathLike) throw new InputError(`--events ${arg}: no such file`);
   return arg;
 }
 
@@ -111,9 +126,10 @@ export function cmdTimeline(args: string[]): string {
     throw new UsageError(
       '--events is required (a file, or e.g. fail:node-1@12s,restore:node-1@90s)',
     );
+  const text = eventsText(values.events);
   let spec;
   try {
-    spec = parseTimelineSpec(eventsText(values.events));
+    spec = parseTimelineSpec(text);
   } catch (e) {
     throw new InputError(`--events: ${(e as Error).message}`);
   }
@@ -121,19 +137,25 @@ export function cmdTimeline(args: string[]): string {
   const mode = modeOf(values.mode);
   const dur = (v: string | undefined, name: string) => {
     if (v === undefined) return undefined;
+    let ms: number;
     try {
-      return parseDuration(v);
+      ms = parseDuration(v);
     } catch (e) {
       throw new UsageError(`--${name}: ${(e as Error).message}`);
     }
+    if (ms > MAX_SIM_MS)
+      throw new UsageError(
+        `--${name} ${v}: must be at most 24h, the longest run the model simulates`,
+      );
+    return ms;
   };
   const controller = values.controller;
   if (controller !== undefined && !['cloud', 'none', 'metallb-l2'].includes(controller))
     throw new UsageError(`--controller ${controller}: must be cloud, none or metallb-l2`);
   const workload = { ...(spec.workload ?? {}) };
   if (values.connections !== undefined) {
-    const n = Number(values.connections);
-    if (!Number.isInteger(n) || n < 0 || n > MAX_CONNECTIONS)
+    const n = plainInt(values.connections);
+    if (n === undefined || n > MAX_CONNECTIONS)
       throw new UsageError(
         `--connections ${values.connections}: must be a whole number from 0 to ${MAX_CONNECTIONS}`,
       );
@@ -172,6 +194,9 @@ export function cmdTimeline(args: string[]): string {
     if (/no Client/.test(msg)) throw new UsageError(`--client: ${msg}`);
     throw e;
   }
+  // kubectl get svc at each change of EXTERNAL-IP, then as of the end of the run (text and JSON alike).
+  const end = svcRowAt(tl, tl.settings.horizonMs);
+  const svc = tl.svc.at(-1)?.at === end.at ? tl.svc : [...tl.svc, end];
   if (values.json) {
     const out: TimelineJson = {
       service: tl.service,
@@ -180,7 +205,7 @@ export function cmdTimeline(args: string[]): string {
       entries: tl.entries,
       probes: tl.probes,
       rotation: tl.rotation,
-      svc: tl.svc,
+      svc,
       deadNodeWindows: tl.deadNodeWindows,
       epochs: tl.epochs.map(({ state: _s, ...e }) => e),
       stats: tl.stats,
@@ -191,9 +216,16 @@ export function cmdTimeline(args: string[]): string {
     return JSON.stringify(out, null, 2);
   }
   const hc = tl.settings.healthCheck;
+  const prov = tl.settings.provisioning;
   const lines: string[] = notes.map((x) => `# ${x}`);
+  const checks =
+    prov.controller === 'cloud'
+      ? `health check every ${hc.intervalSeconds} s, timeout ${hc.timeoutSeconds} s, healthy ${hc.healthyThreshold}, unhealthy ${hc.unhealthyThreshold}`
+      : prov.controller === 'metallb-l2'
+        ? `no health checks (MetalLB layer 2: another speaker takes the address over when memberlist declares the announcing node dead, about ${formatSimTime(prov.metallb.failoverDetectMs)})`
+        : 'no load balancer, so no health checks';
   lines.push(
-    `# ${tl.service}: controller ${tl.settings.provisioning.controller}; health check every ${hc.intervalSeconds} s, timeout ${hc.timeoutSeconds} s, healthy ${hc.healthyThreshold}, unhealthy ${hc.unhealthyThreshold}; horizon ${formatSimTime(tl.settings.horizonMs)}; seed ${tl.settings.seed}`,
+    `# ${tl.service}: controller ${prov.controller}; ${checks}; horizon ${formatSimTime(tl.settings.horizonMs)}; seed ${tl.settings.seed}`,
   );
   const rows = [
     ...tl.entries.map((e) => ({
@@ -208,14 +240,10 @@ export function cmdTimeline(args: string[]): string {
     })),
   ].sort((a, b) => a.at - b.at || a.seq - b.seq);
   for (const r of rows) lines.push(`${formatSimTime(r.at).padStart(8)}  ${r.text}`);
-  lines.push(
-    '',
-    'kubectl get svc:',
-    formatSvcTable([...tl.svc, svcRowAt(tl, tl.settings.horizonMs)]),
-  );
+  lines.push('', 'kubectl get svc:', formatSvcTable(svc));
   if (tl.deadNodeWindows.length > 0) {
     lines.push('', 'New connections sent to a dead node:');
-    for (const w of tl.deadNodeWindows) lines.push(`  ${describeWindow(w)}`);
+    for (const w of tl.deadNodeWindows) lines.push(`  ${describeWindow(w, tl.settings)}`);
   }
   const w = tl.settings.workload;
   const fates = fatesOf(tl.connections);

@@ -212,18 +212,29 @@ export const setPublished = (published: boolean): Command => ({
   perform: (store) => changeScene(store, { published }),
 });
 
+/**
+ * Whether `nodeName` is down in `scene`: failed by the person (`failedNodes`), or down but not
+ * yet noticed by the control plane (`downNodes`, a timeline's moment opened as a trace).
+ */
+export function nodeIsDown(scene: Store['scene'], nodeName: string): boolean {
+  return scene.failedNodes.includes(nodeName) || (scene.downNodes?.includes(nodeName) ?? false);
+}
+
 export const toggleNodeFailure = (nodeName: string): Command => ({
   id: `toggle-node-${nodeName}`,
-  label: (s) =>
-    s.scene.failedNodes.includes(nodeName) ? `Restore ${nodeName}` : `Fail ${nodeName}`,
+  label: (s) => (nodeIsDown(s.scene, nodeName) ? `Restore ${nodeName}` : `Fail ${nodeName}`),
   enabled: (store) => !!selectCluster(store.getState())?.nodes.some((n) => n.name === nodeName),
   perform: (store) => {
-    const failed = store.getState().scene.failedNodes;
-    changeScene(store, {
-      failedNodes: failed.includes(nodeName)
-        ? failed.filter((n) => n !== nodeName)
-        : [...failed, nodeName],
-    });
+    const scene = store.getState().scene;
+    const failed = scene.failedNodes;
+    if (nodeIsDown(scene, nodeName)) {
+      // Restore: whichever way it is down (a node down in a timeline moment comes back too).
+      const down = (scene.downNodes ?? []).filter((n) => n !== nodeName);
+      changeScene(store, {
+        failedNodes: failed.filter((n) => n !== nodeName),
+        ...(scene.downNodes ? { downNodes: down } : {}),
+      });
+    } else changeScene(store, { failedNodes: [...failed, nodeName] });
   },
 });
 

@@ -6,20 +6,105 @@
  */
 import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
+import { resolveCluster } from '../model/scenario/resolve';
 import { simulate } from '../model/time';
 import type {
   Epoch,
   HealthCheckSettings,
   SimMs,
   Timeline,
+  TimelineEvent,
   TimelineInput,
 } from '../model/time/types';
+import { isIPv4 } from '../model/net/ip';
 import type { TimeState } from './types';
 
-/** The model's timeline, or the error it threw (bad input must not blank the page). */
+/** A scheduled event the run leaves out, and why (it names a node or Pod the scenario lacks). */
+export interface SkippedEvent {
+  /** Its index in the store's `time.events`. */
+  index: number;
+  event: TimelineEvent;
+  /** e.g. "node-1 is not in this cluster". */
+  reason: string;
+}
+
+/**
+ * The model's timeline, or the error it threw (bad input must not blank the page); either
+ * way the events left out of the run and the notices about other inputs that do not apply.
+ */
 export type DerivedTimeline =
-  | { ok: true; timeline: Timeline; input: TimelineInput }
-  | { ok: false; error: string; input: TimelineInput };
+  | {
+      ok: true;
+      timeline: Timeline;
+      input: TimelineInput;
+      skipped: SkippedEvent[];
+      notices: string[];
+    }
+  | { ok: false; error: string; input: TimelineInput; skipped: SkippedEvent[]; notices: string[] };
+
+type TimeInputs = Pick<TimeState, 'controller' | 'healthCheck' | 'events' | 'workload'>;
+
+/**
+ * The inputs that apply to this scenario: events naming a node the cluster lacks are left out
+ * (and listed), and a workload client the scenario lacks falls back to its Internet client.
+ * @throws {ScenarioError} when the objects do not resolve.
+ */
+export function applicableInputs(
+  objects: readonly ScenarioObject[],
+  time: TimeInputs,
+): { time: TimeInputs; skipped: SkippedEvent[]; notices: string[] } {
+  const cluster = resolveCluster(objects);
+  const nodes = new Set(cluster.nodes.map((n) => n.name));
+  const clients = new Set(cluster.clients.map((c) => c.name));
+  const skipped: SkippedEvent[] = [];
+  time.events.forEach((event, index) => {
+    if ('node' in event && !nodes.has(event.node))
+      skipped.push({ index, event, reason: `${event.node} is not in this cluster` });
+  });
+  const notices: string[] = [];
+  let workload = time.workload;
+  const known = (c: string | undefined) => c === undefined || isIPv4(c) || clients.has(c);
+  if (!known(workload.client)) {
+    notices.push(
+      `The client “${workload.client ?? ''}” is not in this cluster: the connections come from the scenario’s Internet client.`,
+    );
+    const { client: _c, ...rest } = workload;
+    workload = rest;
+  }
+  if (!known(workload.longLivedClient)) {
+    notices.push(
+      `The client “${workload.longLivedClient ?? ''}” is not in this cluster: no long-lived connection is followed.`,
+    );
+    const { longLivedClient: _l, ...rest } = workload;
+    workload = rest;
+  }
+  const events =
+    skipped.length === 0
+      ? time.events
+      : time.events.filter((_, i) => !skipped.some((x) => x.index === i));
+  return {
+    time:
+      events === time.events && workload === time.workload ? time : { ...time, events, workload },
+    skipped,
+    notices,
+  };
+}
+
+/** Kill-pod events naming a Pod that never backs the Service in `timeline`. */
+function absentPods(timeline: Timeline, events: readonly TimelineEvent[]): SkippedEvent[] {
+  const names = new Set<string>();
+  for (const e of timeline.epochs)
+    for (const p of e.state.pods) {
+      names.add(p.key);
+      names.add(p.name);
+    }
+  const out: SkippedEvent[] = [];
+  events.forEach((event, index) => {
+    if (event.kind === 'kill-pod' && !names.has(event.pod))
+      out.push({ index, event, reason: `Pod ${event.pod} is not in this cluster` });
+  });
+  return out;
+}
 
 /** The inputs of `simulate` as the store holds them; the workload opens from `startMs`. */
 export function timelineInput(
@@ -74,7 +159,7 @@ export function readyAt(timeline: Timeline): SimMs {
 export function runTimeline(
   objects: readonly ScenarioObject[],
   scene: SceneOptions,
-  time: Pick<TimeState, 'controller' | 'healthCheck' | 'events' | 'workload'>,
+  time: TimeInputs,
 ): { timeline: Timeline; input: TimelineInput } {
   const probe = simulate(
     timelineInput(objects, scene, { ...time, workload: { ...time.workload, count: 0 } }),
@@ -97,22 +182,41 @@ export function healthCheckDefaults(
 
 let last: { key: readonly unknown[]; value: DerivedTimeline } | undefined;
 
-/** {@link runTimeline}, computed again only when one of its inputs changed; errors as values. */
+/**
+ * {@link runTimeline} over the inputs that apply ({@link applicableInputs}; kill-pod events for a
+ * Pod that never backs the Service are left out too), computed again only when one of its
+ * inputs changed; errors as values. Left-out events keep their place in the store: they are
+ * flagged, never deleted, so switching back to a scenario that has the node brings them back.
+ */
 export function deriveTimeline(
   objects: readonly ScenarioObject[],
   scene: SceneOptions,
-  time: Pick<TimeState, 'controller' | 'healthCheck' | 'events' | 'workload'>,
+  time: TimeInputs,
 ): DerivedTimeline {
   const key = [objects, scene, time.controller, time.healthCheck, time.events, time.workload];
   if (last && last.key.every((k, i) => k === key[i])) return last.value;
   let value: DerivedTimeline;
+  let skipped: SkippedEvent[] = [];
+  let notices: string[] = [];
+  let applied: TimeInputs = time;
   try {
-    value = { ok: true, ...runTimeline(objects, scene, time) };
+    ({ time: applied, skipped, notices } = applicableInputs(objects, time));
+    let run = runTimeline(objects, scene, applied);
+    const pods = absentPods(run.timeline, time.events);
+    if (pods.length > 0) {
+      skipped = [...skipped, ...pods].sort((a, b) => a.index - b.index);
+      const drop = new Set(skipped.map((x) => x.index));
+      applied = { ...applied, events: time.events.filter((_, i) => !drop.has(i)) };
+      run = runTimeline(objects, scene, applied);
+    }
+    value = { ok: true, ...run, skipped, notices };
   } catch (e) {
     value = {
       ok: false,
       error: e instanceof Error ? e.message : String(e),
-      input: timelineInput(objects, scene, time),
+      input: timelineInput(objects, scene, applied),
+      skipped,
+      notices,
     };
   }
   last = { key, value };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from './problem';
-import { checkContent } from './check';
+import { checkContent, stepTextMismatch } from './check';
 import { diskScenarioLoader } from './node';
+import { resolveSceneQuery } from './sceneResolve';
 
 const loadScenario = diskScenarioLoader(process.cwd());
 const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body}\n\`\`\``;
@@ -99,5 +100,113 @@ describe('checkContent', () => {
       'content/glossary.yaml:1: the glossary file is missing',
       'content/topics.yaml:1: the topics file is missing',
     ]);
+  });
+});
+
+describe('checkContent: a chapter that opens on a question’s answer', () => {
+  const chapter = (scene: string, questionScene: string, ask: string, extra = '') =>
+    [
+      '---',
+      'title: B',
+      'order: 1',
+      'summary: S',
+      `scene: ${scene}`, // 5
+      'core: true',
+      '---',
+      '',
+      '## Check yourself',
+      '',
+      fence('question', `id: q-b\nscene: ${questionScene}\nask: ${ask}\nprompt: What?${extra}`),
+    ].join('\n');
+  const spoilers = (scene: string, questionScene: string, ask: string, extra = '') =>
+    checkContent(
+      { chapters: { 'content/chapters/01-b.md': chapter(scene, questionScene, ask, extra) } },
+      { loadScenario },
+    )
+      .problems.filter((p) => p.check === 'spoiler' || p.check === 'question')
+      .map(formatProblem);
+
+  it('rejects the question’s own scene shown at its last step', () => {
+    // Under Local, the balancer on node-3 delivers to node-3's own Pod with the client's
+    // address; the front matter shows the same scene, pinned to node-1, at its last step,
+    // where the outcome banner names that same source address.
+    expect(
+      spoilers(
+        'policy=Local&lbTarget=node-1&step=last',
+        'policy=Local&lbTarget=node-3',
+        'sourceIP',
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^content\/chapters\/01-b\.md:5: front-matter scene "policy=Local&lbTarget=node-1&step=last" shows the answer to question q-b \(step 11, revealed from step \d+\)/,
+      ),
+    ]);
+  });
+
+  it('rejects a scene with no steps: its narration states the outcome at once', () => {
+    expect(spoilers('published=false', 'published=false', 'outcome')).toEqual([
+      expect.stringContaining('(before the first step, revealed from the start)'),
+    ]);
+  });
+
+  it('accepts the same scene before the first step, or a scene with another answer', () => {
+    expect(
+      spoilers('policy=Local&lbTarget=node-1&step=0', 'policy=Local&lbTarget=node-3', 'sourceIP'),
+    ).toEqual([]);
+    // Cluster masquerades (the Pod sees a node's address), Local does not: no spoiler.
+    expect(
+      spoilers('lbTarget=node-1&step=last', 'policy=Local&lbTarget=node-3', 'sourceIP'),
+    ).toEqual([]);
+  });
+
+  it('reports options: that name neither an option nor a group', () => {
+    expect(
+      spoilers(
+        'step=0',
+        'lbTarget=node-2&endpoint=10.244.3.9:8080',
+        'sourceIP',
+        '\noptions: [nodes, gateways]',
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^content\/chapters\/01-b\.md:\d+: question q-b: options "gateways" is neither an option \(ip:198\.51\.100\.23, .*\) nor a group \(client, nodes, bridges, balancer\)$/,
+      ),
+    ]);
+    expect(
+      spoilers(
+        'step=0',
+        'lbTarget=node-2&endpoint=10.244.3.9:8080',
+        'sourceIP',
+        '\noptions: [client]',
+      ),
+    ).toEqual([
+      'content/chapters/01-b.md:14: question q-b: the answer ip:192.168.0.12 is not among the options (ip:198.51.100.23)',
+      'content/chapters/01-b.md:16: question q-b: options leave 1 choice(s); offer at least two',
+    ]);
+  });
+});
+
+describe('stepTextMismatch', () => {
+  const resolved = (query: string) => {
+    const r = resolveSceneQuery(query, { loadScenario });
+    if (!r.ok) throw new Error(query);
+    return r.scene;
+  };
+  it('is quiet when the text names the step the link shows (trace step or story step)', () => {
+    expect(
+      stepTextMismatch('▶ step 3', 'lbTarget=node-1&step=3', resolved('lbTarget=node-1&step=3')),
+    ).toBeUndefined();
+    expect(stepTextMismatch('Play from step 2', 'story=2', resolved('story=2'))).toBeUndefined();
+    expect(stepTextMismatch('See the draw', 'step=5', resolved('step=5'))).toBeUndefined();
+  });
+  it('says so when the number and the link disagree', () => {
+    // The canonical trace, balancer on node-1, endpoint on node-3, has 15 steps (tutorial-check).
+    const q = 'lbTarget=node-1&endpoint=10.244.3.9:8080&step=last';
+    expect(stepTextMismatch('▶ step 13', q, resolved(q))).toBe(
+      'scene link "▶ step 13" says step 13 but shows step 15 of 15',
+    );
+    expect(stepTextMismatch('Play from step 3', 'story=2', resolved('story=2'))).toBe(
+      'scene link "Play from step 3" says step 3 but opens story step 2',
+    );
   });
 });

@@ -12,7 +12,14 @@ import { parseGlossary } from './glossary';
 import type { Problem } from './problem';
 import { sortProblems } from './problem';
 import type { Question, QuestionOption } from './questions';
-import { answerQuestion, answersBySeed, parseQuestion, questionOptions } from './questions';
+import {
+  answerQuestion,
+  answersBySeed,
+  parseQuestion,
+  questionOptions,
+  unknownOptionNames,
+} from './questions';
+import type { SceneResult } from '../model';
 import type { ResolveOptions, ResolvedScene } from './sceneResolve';
 import { resolveSceneQuery } from './sceneResolve';
 import type { ResolvedTime } from './timeResolve';
@@ -32,7 +39,16 @@ export interface ContentFiles {
 
 /** Which check found a problem. */
 export type CheckKind =
-  'chapter' | 'scene' | 'time' | 'question' | 'check-yourself' | 'mermaid' | 'glossary' | 'topics';
+  | 'chapter'
+  | 'scene'
+  | 'time'
+  | 'question'
+  | 'check-yourself'
+  | 'spoiler'
+  | 'mermaid'
+  | 'glossary'
+  | 'topics'
+  | 'step-text';
 
 /** A problem and the check that found it. */
 export interface ContentProblem extends Problem {
@@ -83,6 +99,11 @@ export interface ContentReport {
   questions: QuestionReport[];
   /** Sorted by file and line. */
   problems: ContentProblem[];
+  /**
+   * Things that are probably wrong but that the tests cannot decide (sorted by file and line):
+   * a scene link whose text says "step N" while the link shows another step.
+   */
+  warnings: ContentProblem[];
 }
 
 const CHECK_YOURSELF = 'Check yourself';
@@ -91,6 +112,7 @@ const SCENE_BLOCK_FIELDS = ['scene', 'caption'];
 /** Runs every check over the content. Never throws. */
 export function checkContent(files: ContentFiles, options: ResolveOptions = {}): ContentReport {
   const problems: ContentProblem[] = [];
+  const warnings: ContentProblem[] = [];
   const add = (check: CheckKind, ps: readonly Problem[]) =>
     problems.push(...ps.map((p) => ({ ...p, check })));
   const book = loadBook(files.chapters);
@@ -114,9 +136,17 @@ export function checkContent(files: ContentFiles, options: ResolveOptions = {}):
   };
 
   for (const c of book.chapters) {
-    if (c.scene !== undefined) scene(c.file, c.fieldLines.scene ?? 1, 'front matter', c.scene);
+    const front =
+      c.scene !== undefined
+        ? scene(c.file, c.fieldLines.scene ?? 1, 'front matter', c.scene)
+        : undefined;
     const blocks = extractBlocks(c.body, c.bodyLine);
-    for (const l of blocks.sceneLinks) scene(c.file, l.line, 'link', l.query);
+    const chapterQuestions: QuestionReport[] = [];
+    for (const l of blocks.sceneLinks) {
+      const resolved = scene(c.file, l.line, 'link', l.query);
+      const said = resolved && stepTextMismatch(l.text, l.query, resolved);
+      if (said) warnings.push({ file: c.file, line: l.line, message: said, check: 'step-text' });
+    }
     for (const l of blocks.timeLinks) {
       const r = resolveTimeQuery(l.query, options);
       const base = { file: c.file, line: l.line, query: l.query, text: l.text };
@@ -161,9 +191,12 @@ export function checkContent(files: ContentFiles, options: ResolveOptions = {}):
           },
         ]);
       else ids.set(question.id, `${c.file}:${line}`);
-      questions.push(checkQuestion(question, c.file, b, options, (ps2) => add('question', ps2)));
+      const report = checkQuestion(question, c.file, b, options, (ps2) => add('question', ps2));
+      questions.push(report);
+      chapterQuestions.push(report);
     }
     if (c.core) add('check-yourself', checkYourself(c, blocks.questions));
+    if (front) add('spoiler', spoilers(c, front, chapterQuestions));
   }
 
   let glossary: GlossaryEntry[] = [];
@@ -194,6 +227,7 @@ export function checkContent(files: ContentFiles, options: ResolveOptions = {}):
     times: times.sort(byPlace),
     questions,
     problems: sortProblems(problems) as ContentProblem[],
+    warnings: sortProblems(warnings) as ContentProblem[],
   };
 }
 
@@ -275,6 +309,26 @@ function checkQuestion(
   const answer = answerQuestion(question, result);
   const bySeed = answersBySeed(question, options);
   const ps: Problem[] = [];
+  const unknown = unknownOptionNames(question, result);
+  if (unknown.length > 0)
+    ps.push({
+      file,
+      line: b.fieldLine('options'),
+      message: `question ${question.id}: options ${unknown.map((n) => `"${n}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} neither an option (${questionOptions(
+        { ask: question.ask },
+        result,
+      )
+        .map((o) => o.id)
+        .join(
+          ', ',
+        )})${question.ask === 'sourceIP' ? ' nor a group (client, nodes, bridges, balancer)' : ''}`,
+    });
+  else if (question.options && options_.length < 2)
+    ps.push({
+      file,
+      line: b.fieldLine('options'),
+      message: `question ${question.id}: options leave ${options_.length} choice(s); offer at least two`,
+    });
   if (answer === null)
     ps.push({
       file,
@@ -319,4 +373,86 @@ function checkYourself(c: Chapter, questionBlocks: readonly YamlBlock[]): Proble
   return inside.length > 0
     ? []
     : [{ file: c.file, line: h.line, message: `"## ${CHECK_YOURSELF}" holds no question block` }];
+}
+
+/** Scene options without the pins and the seed: what a learner reads off the drawing. */
+function unpinned(scene: ResolvedScene['state']['scene']): string {
+  const { choices: _choices, seed: _seed, ...rest } = scene;
+  return JSON.stringify(rest);
+}
+
+/**
+ * The index of the first trace step from which the drawing gives the question's answer away:
+ * for a delivered connection, the step that sends the packet to the Pod (its DNAT) for `pod`,
+ * `node`, `crossedNodes` and `outcome`, and the first step where it travels to the Pod with the
+ * source the Pod will see for `sourceIP` and `snat`; for one that is not delivered, the last step
+ * (which says what stopped it). -1 when the trace has no steps: the narration states the outcome
+ * at once.
+ */
+export function revealStep(ask: Question['ask'], result: SceneResult): number {
+  const steps = result.trace.steps;
+  if (steps.length === 0) return -1;
+  const o = result.trace.outcome;
+  if (o.kind !== 'delivered') return steps.length - 1;
+  const at = (ok: (p: (typeof steps)[number]['after']) => boolean) => {
+    const i = steps.findIndex((s) => ok(s.after));
+    return i === -1 ? steps.length - 1 : i;
+  };
+  if (ask === 'sourceIP' || ask === 'snat')
+    return at((p) => p.dst === o.podIP && p.src === o.sourceIPSeenByPod);
+  return at((p) => p.dst === o.podIP);
+}
+
+/**
+ * A chapter must not open the visualiser on a question's answer (content/AUTHORING.md, "Check
+ * yourself"): its front-matter scene may not be the scene of one of its questions (the same
+ * scenario and toggles; pins and seed aside) with the same answer, shown at or after the step
+ * that reveals it ({@link revealStep}).
+ */
+function spoilers(c: Chapter, front: ResolvedScene, questions: QuestionReport[]): Problem[] {
+  const out: Problem[] = [];
+  for (const q of questions) {
+    const r = q.resolved;
+    if (!r || q.answer === null) continue;
+    if (JSON.stringify(r.objects) !== JSON.stringify(front.objects)) continue;
+    if (unpinned(r.state.scene) !== unpinned(front.state.scene)) continue;
+    if (answerQuestion(q.question, front.result) !== q.answer) continue;
+    const reveal = revealStep(q.question.ask, front.result);
+    if (front.state.step < reveal) continue;
+    const shown =
+      front.state.step === -1 ? 'before the first step' : `step ${front.state.step + 1}`;
+    out.push({
+      file: c.file,
+      line: c.fieldLines.scene ?? 1,
+      message: `front-matter scene "${c.scene ?? ''}" shows the answer to question ${q.question.id} (${shown}, revealed from ${reveal === -1 ? 'the start' : `step ${reveal + 1}`}): open the chapter on a neutral scene (e.g. step=0, or another scene)`,
+    });
+  }
+  return out;
+}
+
+const STEP_WORDS = /\bstep\s+(\d+)\b/i;
+
+/**
+ * When a scene link's text names a step ("▶ step 3", "Step 6, the DNAT", "Play from step 2")
+ * that the link does not show, why; else undefined. A link with `story=N` and no `step` shows
+ * the story's step N; otherwise the number is the trace step (1-based) the link opens.
+ */
+export function stepTextMismatch(
+  text: string,
+  query: string,
+  resolved: ResolvedScene,
+): string | undefined {
+  const m = STEP_WORDS.exec(text);
+  if (!m) return undefined;
+  const said = Number(m[1]);
+  const params = new URLSearchParams(query.replace(/^scene:/, ''));
+  const story = params.get('story');
+  if (story !== null && params.get('step') === null)
+    return Number(story) === said
+      ? undefined
+      : `scene link "${text}" says step ${said} but opens story step ${story}`;
+  const shown = resolved.state.step + 1;
+  return shown === said
+    ? undefined
+    : `scene link "${text}" says step ${said} but shows ${shown === 0 ? 'the scene before the first step' : `step ${shown}`} of ${resolved.result.trace.steps.length}`;
 }

@@ -1,8 +1,8 @@
 /**
  * The real content folder, as content/AUTHORING.md promises: chapters parse with unique
  * orders, questions are computed by the model and fair (same answer for every seed), core
- * chapters end with a "Check yourself" question, diagrams carry a text alternative, the
- * glossary is valid. Scene links: scenes.test.ts; topics: topics.test.ts.
+ * chapters end with a "Check yourself" question, diagrams carry a text alternative, no chapter
+ * opens on a question's answer, scene links that name a step show it, the glossary is valid. Scene links: scenes.test.ts; topics: topics.test.ts.
  * Failures name the file and line (`file:line: message`).
  */
 import { describe, expect, it } from 'vitest';
@@ -40,6 +40,16 @@ describe('content/chapters', () => {
       });
       it('every mermaid diagram has accTitle and accDescr', () => {
         expect(problems('mermaid', file)).toEqual([]);
+      });
+      it('its front-matter scene does not show a question’s answer', () => {
+        expect(problems('spoiler', file)).toEqual([]);
+      });
+      it('no scene link names another step in its text than it shows', () => {
+        expect(
+          report.warnings
+            .filter((w) => w.file === file && w.check === 'step-text')
+            .map(formatProblem),
+        ).toEqual([]);
       });
     });
   }

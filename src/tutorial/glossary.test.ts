@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from './problem';
-import { glossaryMatcher, isCaseSensitive, parseGlossary } from './glossary';
+import { findGlossaryEntry, glossaryMatcher, isCaseSensitive, parseGlossary } from './glossary';
 
 const GLOSSARY = `- term: Pod
   aliases: [Pods]
@@ -115,10 +115,46 @@ describe('glossaryMatcher', () => {
     ]);
     expect(found('They Masquerade it.')).toEqual(['snat:Masquerade']);
   });
+  it('does not take a capitalised product name for a lower-case term of several words', () => {
+    // "load balancer" is the generic term; "Network Load Balancer" and "AWS Load Balancer
+    // Controller" are products. A sentence may still start with it.
+    expect(found('A Network Load Balancer, the AWS Load Balancer Controller.')).toEqual([]);
+    expect(found('Load balancer health checks: a load balancer.')).toEqual([
+      'load-balancer:Load balancer',
+      'load-balancer:load balancer',
+    ]);
+  });
+  it('finds a term in code only when the code is exactly the term or spec.<term>', () => {
+    expect(m.code('externalTrafficPolicy')).toBe('externaltrafficpolicy');
+    expect(m.code('spec.externalTrafficPolicy')).toBe('externaltrafficpolicy');
+    expect(m.code('.spec.externalTrafficPolicy')).toBe('externaltrafficpolicy');
+    expect(m.code('masquerade')).toBe('snat');
+    expect(m.code('externalTrafficPolicy: Local')).toBeUndefined();
+    expect(m.code('ExternalTrafficPolicy')).toBeUndefined();
+    expect(m.code('spec.')).toBeUndefined();
+  });
   it('gives offsets into the text', () => {
     expect(m.find('a DNAT')).toEqual([{ id: 'dnat', index: 2, length: 4, text: 'DNAT' }]);
   });
   it('an empty glossary matches nothing', () => {
     expect(glossaryMatcher([]).find('Pod')).toEqual([]);
+  });
+});
+
+describe('findGlossaryEntry', () => {
+  const entries = parseGlossary(GLOSSARY).entries;
+  const find = (name: string | undefined) => findGlossaryEntry(entries, name)?.id;
+  it('finds a term by id, by its own spelling in any case, or by an alias', () => {
+    expect(find('externaltrafficpolicy')).toBe('externaltrafficpolicy');
+    expect(find('externalTrafficPolicy')).toBe('externaltrafficpolicy');
+    expect(find('ExternalTrafficPolicy')).toBe('externaltrafficpolicy');
+    expect(find('Cloud Load Balancer')).toBe('cloud-load-balancer');
+    expect(find('masquerade')).toBe('snat');
+    expect(find('Pods')).toBe('pod');
+  });
+  it('finds nothing for an unknown or empty name', () => {
+    expect(find('nope')).toBeUndefined();
+    expect(find('')).toBeUndefined();
+    expect(find(undefined)).toBeUndefined();
   });
 });

@@ -88,6 +88,24 @@ export function parseGlossary(
   return { entries, problems };
 }
 
+/**
+ * The entry a name refers to, as a deep link `#/learn/glossary/<name>` gives it: its id, or the
+ * term's or one of its aliases' own spelling in any case (`healthCheckNodePort`,
+ * `Health Checks`), compared by their github-slugger slugs. Undefined when none matches.
+ */
+export function findGlossaryEntry(
+  entries: readonly GlossaryEntry[],
+  name: string | undefined,
+): GlossaryEntry | undefined {
+  if (name === undefined || name.trim() === '') return undefined;
+  const wanted = slug(name.trim());
+  return (
+    entries.find((e) => e.id === name) ??
+    entries.find((e) => e.id === wanted) ??
+    entries.find((e) => e.aliases.some((a) => slug(a) === wanted))
+  );
+}
+
 /** One place a glossary term occurs in a text. */
 export interface TermMatch {
   /** The entry's id. */
@@ -130,9 +148,25 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export interface GlossaryMatcher {
   /**
    * Every occurrence, left to right, never overlapping; at one place the longest name wins.
-   * A name matches only as a whole word (not inside a longer word).
+   * A name matches only as a whole word (not inside a longer word). A lower-case name of several
+   * words does not match where a later word is capitalised: "load balancer" is not the term in
+   * "AWS Load Balancer Controller" or "Network Load Balancer", which are product names.
    */
   find(text: string): TermMatch[];
+  /**
+   * The id of the entry whose term or alias is exactly `code` (as written, case and all), or is
+   * exactly it after `spec.` (`spec.externalTrafficPolicy`); for inline code, which is linked only
+   * when its whole text names a term. Undefined otherwise.
+   */
+  code(code: string): string | undefined;
+}
+
+/** Whether a later word of `part` starts with a capital (a product name: "Network Load Balancer"). */
+function capitalisedLater(part: string): boolean {
+  return part
+    .split(/\s+/)
+    .slice(1)
+    .some((w) => /^\p{Lu}/u.test(w));
 }
 
 /** A matcher over every term and alias of `entries`, longest names first. */
@@ -147,9 +181,15 @@ export function glossaryMatcher(entries: readonly GlossaryEntry[]): GlossaryMatc
         // A capitalised name is a Kubernetes kind or a proper noun (Pod, Service, Ingress):
         // "ingress" in `status.loadBalancer.ingress` or "service" in prose is not the term.
         capital: /^[A-Z]/.test(name),
+        // A lower-case name of several words: not inside a capitalised product name.
+        multiWord: /\s/.test(name) && !isCaseSensitive(name) && !/^[A-Z]/.test(name),
       })),
     )
     .sort((a, b) => b.name.length - a.name.length || (a.name < b.name ? -1 : 1));
+  const exactNames = new Map<string, string>();
+  for (const e of entries)
+    for (const name of [e.term, ...e.aliases])
+      if (!exactNames.has(name)) exactNames.set(name, e.id);
   const any =
     names.length > 0 ? new RegExp(names.map((n) => escape(n.name)).join('|'), 'giu') : null;
   return {
@@ -165,7 +205,9 @@ export function glossaryMatcher(entries: readonly GlossaryEntry[]): GlossaryMatc
           const part = text.slice(at, end);
           const s = n.exact
             ? part === n.name
-            : part.toLowerCase() === n.lower && (!n.capital || part[0] === n.name[0]);
+            : part.toLowerCase() === n.lower &&
+              (!n.capital || part[0] === n.name[0]) &&
+              !(n.multiWord && capitalisedLater(part));
           return s && !insideWord(text, at, end);
         });
         if (hit) {
@@ -179,6 +221,10 @@ export function glossaryMatcher(entries: readonly GlossaryEntry[]): GlossaryMatc
         } else any.lastIndex = at + 1;
       }
       return out;
+    },
+    code(code) {
+      const text = code.trim();
+      return exactNames.get(text) ?? exactNames.get(text.replace(/^\.?spec\./, '') || text);
     },
   };
 }

@@ -49,9 +49,11 @@ export {
   parseQuestion,
   questionOptions,
   SEEDS,
+  SOURCE_IP_GROUPS,
+  unknownOptionNames,
 } from './questions';
 export type { GlossaryEntry, GlossaryMatcher, TermMatch } from './glossary';
-export { glossaryMatcher, isCaseSensitive, parseGlossary } from './glossary';
+export { findGlossaryEntry, glossaryMatcher, isCaseSensitive, parseGlossary } from './glossary';
 export type { Topic } from './topics';
 export { checkTopics, parseTopics } from './topics';
 export type {
@@ -63,5 +65,5 @@ export type {
   SceneReport,
   TimeReport,
 } from './check';
-export { checkContent } from './check';
+export { checkContent, revealStep, stepTextMismatch } from './check';
 export { describeOutcome, describeStep, describeToggles } from './describe';

@@ -8,6 +8,7 @@ import {
   isDeterministic,
   parseQuestion,
   questionOptions,
+  unknownOptionNames,
 } from './questions';
 import { resolveSceneQuery } from './sceneResolve';
 import { diskScenarioLoader } from './node';
@@ -142,6 +143,34 @@ describe('questionOptions', () => {
   });
 });
 
+describe('questionOptions with options:', () => {
+  const r = result('lbTarget=node-2&endpoint=10.244.3.9:8080');
+  it('sourceIP by group: the client and the nodes only (no gateways, no balancer yet)', () => {
+    expect(
+      questionOptions({ ask: 'sourceIP', options: ['client', 'nodes'] }, r).map((o) => o.id),
+    ).toEqual(['ip:198.51.100.23', 'ip:192.168.0.11', 'ip:192.168.0.12', 'ip:192.168.0.13']);
+    expect(
+      questionOptions({ ask: 'sourceIP', options: ['balancer', 'ip:10.244.1.1'] }, r).map(
+        (o) => o.id,
+      ),
+    ).toEqual(['ip:10.244.1.1', 'ip:192.168.0.250']);
+  });
+  it('other asks by option id, in the computed order', () => {
+    expect(
+      questionOptions({ ask: 'outcome', options: ['timed-out', 'dropped'] }, r).map((o) => o.id),
+    ).toEqual(['dropped', 'timed-out']);
+  });
+  it('names what is neither an option nor a group', () => {
+    expect(unknownOptionNames({ ask: 'sourceIP', options: ['nodes', 'gateways'] }, r)).toEqual([
+      'gateways',
+    ]);
+    // Groups are sourceIP's only.
+    expect(unknownOptionNames({ ask: 'outcome', options: ['nodes', 'dropped'] }, r)).toEqual([
+      'nodes',
+    ]);
+  });
+});
+
 describe('isDeterministic', () => {
   const opts = { loadScenario };
   it('pins make the answer independent of the seed', () => {
@@ -185,12 +214,20 @@ describe('parseQuestion', () => {
       problems: [],
     });
   });
+  it('reads options: as a list or a comma-separated string', () => {
+    const base = 'id: x\nscene: policy=Local\nask: sourceIP\nprompt: P\n';
+    expect(parse(`${base}options: [client, nodes]`).question?.options).toEqual(['client', 'nodes']);
+    expect(parse(`${base}options: client, nodes`).question?.options).toEqual(['client', 'nodes']);
+    expect(parse(`${base}options: [client, 3]`).problems).toEqual([
+      'content/chapters/07-traffic-policy.md:17: question: options must be a list of option ids or groups, e.g. [client, nodes]',
+    ]);
+  });
   it('names the field and its file line', () => {
     // The block's fence is on body line 3 = file line 12; its YAML starts on line 13.
     expect(
       parse('id: Local IP\nscene: policy=Local\nask: ip\nprompt: ""\nanswer: 10.0.0.1').problems,
     ).toEqual([
-      'content/chapters/07-traffic-policy.md:17: question: unknown field "answer" (fields: id, scene, ask, prompt, explain)',
+      'content/chapters/07-traffic-policy.md:17: question: unknown field "answer" (fields: id, scene, ask, prompt, explain, options)',
       'content/chapters/07-traffic-policy.md:13: question: id "Local IP" must be lower-case letters and digits joined by dashes',
       'content/chapters/07-traffic-policy.md:15: question: ask "ip" must be one of pod, node, sourceIP, outcome, crossedNodes, snat',
       'content/chapters/07-traffic-policy.md:16: question: prompt must be a non-empty string',

@@ -27,7 +27,23 @@ export interface Question {
   prompt: string;
   /** Shown after the answer: why, whichever option the learner chose. */
   explain?: string;
+  /**
+   * Which of the computed options to offer (content/AUTHORING.md, "Check yourself"): option
+   * ids (`dropped`, `node:node-1`, `ip:10.244.1.1`) and, for `sourceIP`, groups
+   * ({@link SOURCE_IP_GROUPS}). Absent: every option.
+   */
+  options?: string[];
 }
+
+/**
+ * Groups of `sourceIP` options an `options:` list may name: the client's address, the nodes'
+ * own addresses (InternalIP), the nodes' pod-network gateways (cni0 bridges), the balancer's
+ * backend address.
+ */
+export const SOURCE_IP_GROUPS = ['client', 'nodes', 'bridges', 'balancer'] as const;
+
+/** One of {@link SOURCE_IP_GROUPS}. */
+export type SourceIPGroup = (typeof SOURCE_IP_GROUPS)[number];
 
 /** One answer option. `id` is stable (`pod:default/web-…`, `node:node-1`, `ip:10.244.1.1`, `yes`, …). */
 export interface QuestionOption {
@@ -35,7 +51,7 @@ export interface QuestionOption {
   label: string;
 }
 
-const FIELDS = ['id', 'scene', 'ask', 'prompt', 'explain'] as const;
+const FIELDS = ['id', 'scene', 'ask', 'prompt', 'explain', 'options'] as const;
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
@@ -62,7 +78,10 @@ export function parseQuestion(
   for (const k of Object.keys(d))
     if (!(FIELDS as readonly string[]).includes(k))
       at(k, `question: unknown field "${k}" (fields: ${FIELDS.join(', ')})`);
-  const str = (k: (typeof FIELDS)[number], required: boolean): string | undefined => {
+  const str = (
+    k: Exclude<(typeof FIELDS)[number], 'options'>,
+    required: boolean,
+  ): string | undefined => {
     const v = d[k];
     if (v === undefined || v === null) {
       if (required)
@@ -84,11 +103,36 @@ export function parseQuestion(
     at('ask', `question: ask "${ask}" must be one of ${ASKS.join(', ')}`);
   const prompt = str('prompt', true);
   const explain = str('explain', false);
+  const options = optionList(d['options'], (m) => at('options', m));
   if (problems.length > 0 || !id || !scene || !ask || !prompt) return { problems };
   return {
-    question: { id, scene, ask: ask as Ask, prompt, ...(explain ? { explain } : {}) },
+    question: {
+      id,
+      scene,
+      ask: ask as Ask,
+      prompt,
+      ...(explain ? { explain } : {}),
+      ...(options ? { options } : {}),
+    },
     problems,
   };
+}
+
+/** `options:` as a list of names (a YAML list, or one comma-separated string), or undefined. */
+function optionList(v: unknown, bad: (message: string) => void): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  const items =
+    typeof v === 'string' ? v.split(',') : Array.isArray(v) ? (v as unknown[]) : undefined;
+  if (!items || items.some((x) => typeof x !== 'string' || x.trim() === '')) {
+    bad('question: options must be a list of option ids or groups, e.g. [client, nodes]');
+    return undefined;
+  }
+  const names = (items as string[]).map((x) => x.trim());
+  if (names.length === 0) {
+    bad('question: options must not be empty');
+    return undefined;
+  }
+  return names;
 }
 
 /** `namespace/name` of the Pod with `ip`, if the cluster has one. */
@@ -104,6 +148,74 @@ const OUTCOME_LABELS: Record<SceneResult['trace']['outcome']['kind'], string> = 
   'no-address': 'no address to dial',
 };
 
+/** An option with the groups its address belongs to (sourceIP only). */
+interface Candidate extends QuestionOption {
+  groups: readonly string[];
+}
+
+function candidates(ask: Ask, result: SceneResult): Candidate[] {
+  const { cluster } = result;
+  switch (ask) {
+    case 'pod': {
+      const out: Candidate[] = [];
+      for (const [key, eps] of Object.entries(cluster.endpoints)) {
+        if (key !== result.serviceKey && !key.startsWith(`${result.serviceKey}:`)) continue;
+        for (const e of eps) {
+          const pod = podAt(result, e.ip);
+          const id = pod ? `pod:${pod.namespace}/${pod.name}` : `pod:${e.ip}`;
+          if (out.some((o) => o.id === id)) continue;
+          out.push({
+            id,
+            label: `${pod?.name ?? e.podName ?? e.ip} (${e.ip}, ${e.nodeName})`,
+            groups: [],
+          });
+        }
+      }
+      return [...out, { id: 'none', label: 'no Pod', groups: [] }];
+    }
+    case 'node':
+      return [
+        ...cluster.nodes.map((n) => ({
+          id: `node:${n.name}`,
+          label: `${n.name} (${n.internalIP})`,
+          groups: [],
+        })),
+        { id: 'none', label: 'no node', groups: [] },
+      ];
+    case 'sourceIP': {
+      const owners = new Map<string, { who: string[]; groups: SourceIPGroup[] }>();
+      const add = (ip: string, owner: string, group: SourceIPGroup) => {
+        const o = owners.get(ip) ?? { who: [], groups: [] };
+        o.who.push(owner);
+        if (!o.groups.includes(group)) o.groups.push(group);
+        owners.set(ip, o);
+      };
+      const first = result.trace.steps[0]?.before.src;
+      for (const c of cluster.clients)
+        if (first === undefined || c.address === first)
+          add(c.address, `the client, ${c.name}`, 'client');
+      for (const n of cluster.nodes) add(n.internalIP, n.name, 'nodes');
+      for (const n of cluster.nodes) add(n.bridgeIP, `${n.name}'s cni0 bridge`, 'bridges');
+      for (const lb of cluster.loadBalancers)
+        if (lb.service === result.serviceKey)
+          add(lb.backendAddress, `load balancer ${lb.name}`, 'balancer');
+      return [...owners].map(([ip, o]) => ({
+        id: `ip:${ip}`,
+        label: `${ip} (${o.who.join(', ')})`,
+        groups: o.groups,
+      }));
+    }
+    case 'outcome':
+      return Object.entries(OUTCOME_LABELS).map(([id, label]) => ({ id, label, groups: [] }));
+    case 'crossedNodes':
+    case 'snat':
+      return [
+        { id: 'yes', label: 'yes', groups: [] },
+        { id: 'no', label: 'no', groups: [] },
+      ];
+  }
+}
+
 /**
  * The options a learner chooses from, built from the scene's model result:
  * - `pod`: every Pod behind the traced Service (its endpoints, ready or not) + "no Pod";
@@ -113,55 +225,32 @@ const OUTCOME_LABELS: Record<SceneResult['trace']['outcome']['kind'], string> = 
  *   address; one option per address, labelled with its owners (`192.168.0.11 (node-1)`);
  * - `outcome`: delivered, dropped, rejected, timed out, no address to dial;
  * - `crossedNodes`, `snat`: yes / no.
+ *
+ * With `options` (the block's `options:`), only the options it names, by id or (sourceIP) by
+ * group, in the order above.
  */
-export function questionOptions(q: Pick<Question, 'ask'>, result: SceneResult): QuestionOption[] {
-  const { cluster } = result;
-  switch (q.ask) {
-    case 'pod': {
-      const out: QuestionOption[] = [];
-      for (const [key, eps] of Object.entries(cluster.endpoints)) {
-        if (key !== result.serviceKey && !key.startsWith(`${result.serviceKey}:`)) continue;
-        for (const e of eps) {
-          const pod = podAt(result, e.ip);
-          const id = pod ? `pod:${pod.namespace}/${pod.name}` : `pod:${e.ip}`;
-          if (out.some((o) => o.id === id)) continue;
-          out.push({ id, label: `${pod?.name ?? e.podName ?? e.ip} (${e.ip}, ${e.nodeName})` });
-        }
-      }
-      return [...out, { id: 'none', label: 'no Pod' }];
-    }
-    case 'node':
-      return [
-        ...cluster.nodes.map((n) => ({
-          id: `node:${n.name}`,
-          label: `${n.name} (${n.internalIP})`,
-        })),
-        { id: 'none', label: 'no node' },
-      ];
-    case 'sourceIP': {
-      const owners = new Map<string, string[]>();
-      const add = (ip: string, owner: string) => owners.set(ip, [...(owners.get(ip) ?? []), owner]);
-      const first = result.trace.steps[0]?.before.src;
-      for (const c of cluster.clients)
-        if (first === undefined || c.address === first) add(c.address, `the client, ${c.name}`);
-      for (const n of cluster.nodes) add(n.internalIP, n.name);
-      for (const n of cluster.nodes) add(n.bridgeIP, `${n.name}'s cni0 bridge`);
-      for (const lb of cluster.loadBalancers)
-        if (lb.service === result.serviceKey) add(lb.backendAddress, `load balancer ${lb.name}`);
-      return [...owners].map(([ip, who]) => ({
-        id: `ip:${ip}`,
-        label: `${ip} (${who.join(', ')})`,
-      }));
-    }
-    case 'outcome':
-      return Object.entries(OUTCOME_LABELS).map(([id, label]) => ({ id, label }));
-    case 'crossedNodes':
-    case 'snat':
-      return [
-        { id: 'yes', label: 'yes' },
-        { id: 'no', label: 'no' },
-      ];
-  }
+export function questionOptions(
+  q: Pick<Question, 'ask'> & { options?: readonly string[] | undefined },
+  result: SceneResult,
+): QuestionOption[] {
+  const all = candidates(q.ask, result);
+  const keep = q.options;
+  return all
+    .filter((c) => !keep || keep.includes(c.id) || c.groups.some((g) => keep.includes(g)))
+    .map(({ id, label }) => ({ id, label }));
+}
+
+/**
+ * The names in a question's `options:` that are neither the id of one of its computed options
+ * nor (sourceIP) a group, for the content check.
+ */
+export function unknownOptionNames(
+  q: Pick<Question, 'ask'> & { options?: readonly string[] | undefined },
+  result: SceneResult,
+): string[] {
+  const all = candidates(q.ask, result);
+  const groups: readonly string[] = q.ask === 'sourceIP' ? SOURCE_IP_GROUPS : [];
+  return (q.options ?? []).filter((n) => !groups.includes(n) && !all.some((c) => c.id === n));
 }
 
 /**

@@ -222,7 +222,7 @@ describe('resolveSceneLink', () => {
     // Under Local, node-2 has no local endpoint: its healthCheckNodePort answers 503 and the
     // balancer leaves it out (pkg/proxy/healthcheck/service_health.go), so it cannot be pinned.
     expect(resolveErrors('policy=Local&lbTarget=node-2')).toEqual([
-      'lbTarget=node-2: the balancer cannot use this pin, node-2 is not eligible (health check http://192.168.0.12:32191/: 503, no local endpoints); it picked node-3 by the seed',
+      'lbTarget=node-2: the balancer cannot use this pin, node-2 is not eligible (health check http://192.168.0.12:32191/healthz: 503, no local endpoints); it picked node-3 by the seed',
     ]);
     // Under Local, node-1's rules only use node-1's endpoints (KUBE-SVL chain).
     expect(resolveErrors('policy=Local&lbTarget=node-1&endpoint=10.244.3.9:8080')).toEqual([

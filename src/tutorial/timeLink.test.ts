@@ -102,7 +102,9 @@ describe('parseTimeQuery', () => {
     expect(parseTimeQuery('events=explode:node-1@1s').errors[0]?.message).toMatch(
       /^events=explode:node-1@1s: "explode:node-1@1s": unknown kind "explode"/,
     );
-    expect(parseTimeQuery('events=fail:node-1').errors[0]?.message).toMatch(/write KIND:ARG@TIME/);
+    expect(parseTimeQuery('events=fail:node-1').errors[0]?.message).toMatch(
+      /expected ACTION:TARGET@TIME/,
+    );
     expect(parseTimeQuery('events=scale:101@1s').errors[0]?.message).toMatch(
       /scale needs a replica count from 0 to 100/,
     );

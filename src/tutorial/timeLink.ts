@@ -159,6 +159,7 @@ const COMPACT: Record<TimelineEvent['kind'], string> = {
   'restore-node': 'restore',
   'drain-node': 'drain',
   'uncordon-node': 'uncordon',
+  'scale-down-node': 'scaledown',
   'kill-pod': 'kill',
   scale: 'scale',
   'set-policy': 'policy',

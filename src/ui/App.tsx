@@ -32,6 +32,7 @@ import { ShareNotice } from './share/ShareNotice';
 import { useShareSync } from './share/useShareSync';
 import { ImportPanel } from './import/ImportPanel';
 import { TutorialToggle } from './tutorial/TutorialToggle';
+import { RestoreNotice } from './tutorial/RestoreNotice';
 import { parseLearnHash, useLocationHash } from './tutorial/route';
 import { TIME_KEYS, TimeViewToggle, TimeWorkspace, useTimeView } from './timeline/entry';
 import './styles.css';
@@ -107,6 +108,7 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
         </div>
       </header>
       {notice && <ShareNotice text={notice} onDismiss={dismiss} />}
+      <RestoreNotice reading={route !== null} />
       {modelError && (
         <p className="model-error" role="alert">
           The model could not run this scene: {modelError}
@@ -186,6 +188,8 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
           <>
             Keys: Space play/pause · ← → step · Home/End first/last · &lt; &gt; speed · P policy · I
             ipMode · R re-roll · Esc gives the keys back to the player
+            {route &&
+              ' · In the tutorial’s text, Space, Page Up/Down and Home/End scroll it; the player’s keys wait for Esc'}
           </>
         )}
       </footer>

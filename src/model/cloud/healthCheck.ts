@@ -2,7 +2,9 @@
  * What the cloud load balancer's health check gets back from each node, now (issue 6 adds
  * the timing: intervals and thresholds).
  *
- * - `externalTrafficPolicy: Local`: the balancer asks `healthCheckNodePort` (HTTP, any
+ * - `externalTrafficPolicy: Local`: the balancer asks `/healthz` on `healthCheckNodePort`
+ *   (HTTP; the path every cloud programs: `k8s.io/cloud-provider` `service/helpers.go`
+ *   `GetServiceHealthCheckPathPort` returns `"/healthz", port`; kube-proxy itself answers any
  *   path). kube-proxy answers 200 when the node has at least one local *ready* endpoint,
  *   else 503, with a JSON body naming the Service and `localEndpoints`
  *   (`pkg/proxy/healthcheck/service_health.go`, `hcHandler.ServeHTTP`).
@@ -79,7 +81,7 @@ export function probeNode(
   const local = svc.externalTrafficPolicy === 'Local' && svc.healthCheckNodePort !== 0;
   const tcp = !local && options.clusterCheck === 'nodePort';
   const target = local
-    ? `http://${node.internalIP}:${svc.healthCheckNodePort}/`
+    ? `http://${node.internalIP}:${svc.healthCheckNodePort}/healthz`
     : tcp
       ? `tcp://${node.internalIP}:${svc.ports[0]?.nodePort ?? 0}`
       : `http://${node.internalIP}:10256/healthz`;

@@ -156,10 +156,10 @@ describe('local-uneven.yaml', () => {
       [n2, false, 0],
     ]);
     expect(r.lbTargets[2]?.status).toBe(
-      'health check http://10.224.0.6:31872/: 503, no local endpoints',
+      'health check http://10.224.0.6:31872/healthz: 503, no local endpoints',
     );
     expect(r.lbTargets[1]?.status).toBe(
-      'health check http://10.224.0.5:31872/: 200, 3 local endpoints',
+      'health check http://10.224.0.5:31872/healthz: 200, 3 local endpoints',
     );
   });
 

@@ -22,6 +22,12 @@ export interface ClusterNode {
   bridgeIP: IPv4;
   /** `status.conditions[type=Ready].status == "True"` */
   ready: boolean;
+  /**
+   * Set only on a node that is down before the control plane noticed (`SceneOptions.downNodes`,
+   * see `markNodesDown`): what its Node object's `Ready` condition still says. `ready` is then
+   * false (nothing on the node answers).
+   */
+  apiReady?: boolean;
 }
 
 /** A Pod, reduced to what the data path needs. */

@@ -15,8 +15,9 @@
  *   DEFAULT_FOR_PROTOCOL).
  * - Its Pod terminates gracefully: it keeps flowing through the grace period (the endpoint
  *   is `terminating`; conntrack keeps it) and is `drained` if it closes in time; if it is
- *   still open when the process exits (SIGKILL at the end of the grace period) its socket is
- *   gone and it is `reset`.
+ *   still open when the process exits (SIGKILL at the end of the grace period) it is `reset`:
+ *   the kernel closes the dead process's socket (a FIN, or an RST when data was left unread),
+ *   either way before the application finished the exchange.
  */
 import { createRng } from '../random';
 import { cumulative, pick } from './sample';
@@ -28,7 +29,10 @@ import type {
   ConnectionRecord,
   ConnectionStats,
   ConnectionWorkload,
+  ControlPlaneSettings,
   DeadNodeWindow,
+  HealthCheckSettings,
+  ProvisioningSettings,
   Epoch,
   PathOption,
   RotationChange,
@@ -112,7 +116,7 @@ function settle(
       fate: 'reset',
       endedAt: pf.exitAt,
       reason: pf.sigkill
-        ? `still open when ${podName} was killed (SIGKILL at the end of its grace period): its socket is gone, and the Pod's kernel answers the next segment with RST.`
+        ? `still open when ${podName} was killed (SIGKILL at the end of its grace period): the kernel closed the socket for the dead process (a FIN, or an RST if data was left unread) and the Pod's network is torn down, so the application never finished the exchange.`
         : `still open when ${podName}'s application exited after SIGTERM: its socket was closed under it.`,
     };
   if (closesAt > horizon)
@@ -358,7 +362,19 @@ export function statsOf(
   };
 }
 
-/** The windows in which new connections still went to a dead node. */
+/** The IP of an endpoint `ip:port` (or an IP alone). */
+function ipOf(endpoint: string): string {
+  const i = endpoint.lastIndexOf(':');
+  return i < 0 ? endpoint : endpoint.slice(0, i);
+}
+
+/**
+ * The two windows of every outage (see {@link DeadNodeWindow}): new connections the balancer
+ * still sent to the dead node, and new connections other nodes still DNATed to its Pods until
+ * kube-proxy stopped using their endpoints. Counts are of the workload (long-lived
+ * connections apart); expectations are Σ over epochs of (connections opened in the window in
+ * that epoch × the probability of the matching paths).
+ */
 export function deadNodeWindows(
   outages: readonly Outage[],
   rotation: readonly RotationChange[],
@@ -368,10 +384,8 @@ export function deadNodeWindows(
   horizon: SimMs,
 ): DeadNodeWindow[] {
   return outages.map((o) => {
-    const wasIn = (() => {
-      const e = epochs[epochIndexAt(epochs, o.from)];
-      return e ? e.state.inRotation.includes(o.node) : false;
-    })();
+    const atFailure = epochs[epochIndexAt(epochs, o.from)];
+    const wasIn = atFailure ? atFailure.state.inRotation.includes(o.node) : false;
     const left = wasIn
       ? rotation.find(
           (r) =>
@@ -380,32 +394,126 @@ export function deadNodeWindows(
       : undefined;
     const leftAt = wasIn ? (left ? left.at : null) : o.from;
     const end = Math.min(leftAt ?? o.to ?? horizon, o.to ?? horizon, horizon);
-    let sent = 0;
-    for (const r of records)
-      if (!r.longLived && r.lbTarget === o.node && r.openedAt >= o.from && r.openedAt < end) sent++;
-    const perEpoch = new Map<number, number>();
-    for (const r of records)
-      if (!r.longLived && r.openedAt >= o.from && r.openedAt < end)
+    // Window 1: the balancer still sends new connections to the dead node.
+    const expectedFor = (
+      from: SimMs,
+      to: SimMs,
+      match: (r: ConnectionRecord) => boolean,
+      path: (p: PathOption) => boolean,
+    ): { count: number; expected: number } => {
+      let count = 0;
+      const perEpoch = new Map<number, number>();
+      for (const r of records) {
+        if (r.longLived || r.openedAt < from || r.openedAt >= to) continue;
         perEpoch.set(r.epoch, (perEpoch.get(r.epoch) ?? 0) + 1);
-    let expected = 0;
-    for (const [ei, n] of perEpoch)
-      for (const p of epochs[ei]?.paths ?? [])
-        if (p.lbTarget === o.node) expected += n * p.probability;
+        if (match(r)) count++;
+      }
+      let expected = 0;
+      for (const [ei, n] of perEpoch)
+        for (const p of epochs[ei]?.paths ?? []) if (path(p)) expected += n * p.probability;
+      return { count, expected };
+    };
+    const w1 = expectedFor(
+      o.from,
+      end,
+      (r) => r.lbTarget === o.node,
+      (p) => p.lbTarget === o.node,
+    );
+    // Window 2: kube-proxy elsewhere still DNATs to the dead node's ready endpoints, until the
+    // first epoch (after the failure) in which none of them is ready any more.
+    const stale = (atFailure?.state.endpoints ?? [])
+      .filter((e) => e.node === o.node && e.ready)
+      .map((e) => e.ip);
+    let updatedAt: SimMs | null = null;
+    if (stale.length > 0) {
+      for (const e of epochs) {
+        if (e.from <= o.from) continue;
+        if (o.to !== null && e.from >= o.to) break;
+        if (!e.state.endpoints.some((x) => stale.includes(x.ip) && x.ready)) {
+          updatedAt = e.from;
+          break;
+        }
+      }
+      if (updatedAt === null && o.to !== null && o.to <= horizon) updatedAt = o.to;
+    }
+    const end2 = Math.min(updatedAt ?? horizon, horizon);
+    const viaOther = (lbTarget: string | null, endpoint: string | null) =>
+      lbTarget !== o.node && endpoint !== null && stale.includes(ipOf(endpoint));
+    const w2 =
+      stale.length > 0
+        ? expectedFor(
+            o.from,
+            end2,
+            (r) => viaOther(r.lbTarget, r.endpoint),
+            (p) => viaOther(p.lbTarget, p.endpoint),
+          )
+        : { count: 0, expected: 0 };
     return {
       node: o.node,
       failedAt: o.from,
+      wasInRotation: wasIn,
       leftRotationAt: leftAt,
       durationMs: leftAt === null ? null : leftAt - o.from,
       boundMs,
-      connectionsSent: sent,
-      expectedConnectionsSent: expected,
+      connectionsSent: w1.count,
+      expectedConnectionsSent: w1.expected,
+      staleEndpoints: stale,
+      endpointsUpdatedAt: updatedAt,
+      staleEndpointConnections: w2.count,
+      expectedStaleEndpointConnections: w2.expected,
     };
   });
 }
 
-/** One-line description of a window, for the CLI and the view. */
-export function describeWindow(w: DeadNodeWindow): string {
-  return w.leftRotationAt === null
-    ? `${w.node} died at ${formatSimTime(w.failedAt)} and was never taken out of rotation in the run; ${w.connectionsSent} new connections went to it.`
-    : `${w.node} died at ${formatSimTime(w.failedAt)} and left the rotation at ${formatSimTime(w.leftRotationAt)} (${formatSimTime(w.durationMs ?? 0)}; at most ${formatSimTime(w.boundMs)} with these settings); ${w.connectionsSent} new connections went to it meanwhile (the model expected ${w.expectedConnectionsSent.toFixed(1)}).`;
+/** The settings {@link describeWindow} words a window with (a {@link Timeline}'s `settings`). */
+export interface WindowContext {
+  healthCheck: HealthCheckSettings;
+  provisioning: ProvisioningSettings;
+  controlPlane: ControlPlaneSettings;
+}
+
+const n = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;
+
+/**
+ * A window in sentences, for the CLI (the view words it with the same numbers): the
+ * balancer's window in the health check's terms (MetalLB: memberlist's failover, no probes),
+ * then the stale-endpoint window in the node lifecycle controller's.
+ */
+export function describeWindow(w: DeadNodeWindow, ctx: WindowContext): string {
+  const hc = ctx.healthCheck;
+  const metallb = ctx.provisioning.controller === 'metallb-l2';
+  const t = formatSimTime;
+  const parts: string[] = [];
+  if (!w.wasInRotation)
+    parts.push(
+      metallb
+        ? `${w.node} died at ${t(w.failedAt)}; it was not the node announcing the address, so no new connection entered it.`
+        : `${w.node} died at ${t(w.failedAt)}; it was not in the balancer's rotation then, so the balancer sent it no new connections.`,
+    );
+  else if (w.leftRotationAt === null)
+    parts.push(
+      `${w.node} died at ${t(w.failedAt)} and was never ${metallb ? 'replaced as the announcing node' : 'taken out of rotation'} in the run; ${n(w.connectionsSent, 'new connection')} went to it.`,
+    );
+  else if (metallb)
+    parts.push(
+      `${w.node} died at ${t(w.failedAt)} while it answered ARP for the address; MetalLB runs no health checks: another speaker took the address over at ${t(w.leftRotationAt)} (${t(w.durationMs ?? 0)}), once memberlist declared ${w.node} dead (failure detection, about ${t(ctx.provisioning.metallb.failoverDetectMs)} here); ${n(w.connectionsSent, 'new connection')} went to it meanwhile (the model expected ${w.expectedConnectionsSent.toFixed(1)}).`,
+    );
+  else
+    parts.push(
+      `${w.node} died at ${t(w.failedAt)} and left the rotation at ${t(w.leftRotationAt)} (${t(w.durationMs ?? 0)}: ${n(hc.unhealthyThreshold, 'failed probe')} in a row, ${hc.intervalSeconds} s apart, the last waiting ${hc.timeoutSeconds} s; at most ${t(w.boundMs)} with these settings); ${n(w.connectionsSent, 'new connection')} went to it meanwhile (the model expected ${w.expectedConnectionsSent.toFixed(1)}).`,
+    );
+  if (
+    w.staleEndpoints.length > 0 &&
+    (w.staleEndpointConnections > 0 || w.expectedStaleEndpointConnections > 0)
+  ) {
+    const pods = `${w.staleEndpoints.length === 1 ? 'Its Pod' : 'Its Pods'} ${w.staleEndpoints.join(', ')}`;
+    const until =
+      w.endpointsUpdatedAt === null
+        ? 'to the end of the run'
+        : `until ${t(w.endpointsUpdatedAt)}, when kube-proxy synced after the node lifecycle controller marked ${w.node} NotReady (--node-monitor-grace-period ${ctx.controlPlane.nodeMonitorGracePeriodSeconds} s after the failure, then ${t(ctx.controlPlane.endpointPropagationMs)} to kube-proxy)`;
+    parts.push(
+      `${pods} stayed ready in the EndpointSlice ${until}: other nodes still DNATed ${n(w.staleEndpointConnections, 'new connection')} to ${w.staleEndpoints.length === 1 ? 'it' : 'them'}, and they timed out (the model expected ${w.expectedStaleEndpointConnections.toFixed(1)}).`,
+    );
+  }
+  return parts.join(' ');
 }

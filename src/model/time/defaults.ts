@@ -52,12 +52,15 @@ export const HEALTH_CHECK_PRESETS: Readonly<Record<'gcp' | 'gke-l4-local', Healt
  * "failover happens within a few seconds"). memberlist's LAN defaults probe every 1 s and
  * declare a suspect dead after 4 × max(1, log10 N) probe intervals, so about 5 s on a small
  * cluster. `poolRange` empty: `.240-.249` of the first node's /24 (the MetalLB docs'
- * example pool is `192.168.1.240-192.168.1.250` named `first-pool`).
+ * example pool is `192.168.1.240-192.168.1.250` named `first-pool`). `ignoreExcludeLb`: off,
+ * as MetalLB ships (its troubleshooting page: "MetalLB honors that label and won't announce
+ * any service from such nodes").
  */
 export const DEFAULT_METALLB: MetalLbSettings = {
   poolName: 'first-pool',
   poolRange: '',
   failoverDetectMs: 5_000,
+  ignoreExcludeLb: false,
 };
 
 /**

@@ -9,14 +9,17 @@
 import type { Cluster } from '../scenario/cluster';
 
 /**
- * Returns `cluster` with every node named in `down` marked not ready; the same object when
- * `down` is empty or unset. Unknown names are ignored.
+ * Returns `cluster` with every node named in `down` marked not ready (its Node object's own
+ * `Ready` kept as `apiReady`); the same object when `down` is empty or unset. Unknown names
+ * are ignored.
  */
 export function markNodesDown(cluster: Cluster, down: readonly string[] | undefined): Cluster {
   if (!down || down.length === 0) return cluster;
   const set = new Set(down);
   return {
     ...cluster,
-    nodes: cluster.nodes.map((n) => (set.has(n.name) ? { ...n, ready: false } : n)),
+    nodes: cluster.nodes.map((n) =>
+      set.has(n.name) ? { ...n, ready: false, apiReady: n.ready } : n,
+    ),
   };
 }

@@ -8,8 +8,15 @@
  * - Provisioning: the cloud-controller-manager's service controller
  *   (`k8s.io/cloud-provider` `controllers/service/controller.go`): events
  *   `EnsuringLoadBalancer`, `EnsuredLoadBalancer`; on a policy change `ExternalTrafficPolicy`
- *   and `HealthCheckNodePort` (`needsUpdate`). With StableLoadBalancerNodeSet (GA in 1.30) a
- *   node's readiness no longer changes the balancer's targets: only health checks do.
+ *   and `HealthCheckNodePort` (`needsUpdate`). With StableLoadBalancerNodeSet (beta and on by
+ *   default since 1.27, GA in 1.30) a node's readiness no longer changes the balancer's targets:
+ *   only health checks do. Nodes labelled `node.kubernetes.io/exclude-from-external-load-balancers`
+ *   are never targets (`nodeIncludedPredicate`).
+ * - cluster-autoscaler's scale-down: the taint `ToBeDeletedByClusterAutoscaler:NoSchedule`, then
+ *   its Pods are evicted; kube-proxy's `/healthz` answers 503 with `"nodeEligible": false`
+ *   (`pkg/proxy/healthcheck/proxy_health.go` `SyncNode`, KEP-3836) while the node still
+ *   forwards, and the service controller does not resync targets for the taint alone
+ *   (`shouldSyncUpdatedNode`), so the health check drains it.
  * - A silent node: the node lifecycle controller marks it `Ready=Unknown` after
  *   `--node-monitor-grace-period`, taints it `node.kubernetes.io/unreachable:NoExecute`,
  *   marks its Pods not ready (their endpoints turn `ready: false`), and the taint eviction
@@ -35,7 +42,17 @@ import { formatSimTime } from './duration';
 import { firstPoolAddress, macOf, metallbLeader } from './metallb';
 import { Agenda } from './queue';
 import type { Base } from './scenario';
-import { SIM_EPOCH_MS, endpointsOf, nextPodIP, snapshot } from './scenario';
+import {
+  EXCLUDE_LB_LABEL,
+  SIM_EPOCH_MS,
+  TO_BE_DELETED_TAINT,
+  blockingTaints,
+  endpointsOf,
+  excludedFromCloudBalancer,
+  nextPodIP,
+  snapshot,
+} from './scenario';
+import type { TaintLike, TolerationLike } from './scenario';
 import type { Settings } from './settings';
 import type {
   Actor,
@@ -89,6 +106,10 @@ export interface EngineResult {
   podEnds: Map<string, PodEnd>;
   /** The address the balancer or MetalLB publishes. */
   address: string;
+  /** When the cloud balancer's targets were registered; null if never. */
+  registeredAt: SimMs | null;
+  /** The nodes registered as targets (every node not excluded from external load balancers). */
+  targets: string[];
 }
 
 type Action =
@@ -120,6 +141,16 @@ interface NodeInt {
   taints: Set<string>;
   gen: number;
   upSince: SimMs;
+  /** When `ToBeDeletedByClusterAutoscaler` was added. */
+  taintedAt?: SimMs;
+  /** Input taints (kept as they are) that keep the Service's new Pods off the node. */
+  blocking: TaintLike[];
+  /** Labelled `node.kubernetes.io/exclude-from-external-load-balancers`. */
+  excludeLabel: boolean;
+  /** The service controller leaves it out of the cloud balancer's targets (the label, not false). */
+  excludedFromCloud: boolean;
+  /** kube-proxy's last successful rules sync on this node (`lastUpdated` in `/healthz`). */
+  lastSync: SimMs;
 }
 
 interface PodInt extends PodState {
@@ -189,17 +220,30 @@ export function runEngine(base: Base, s: Settings): EngineResult {
       .filter((o): o is Extract<typeof o, { kind: 'Node' }> => o.kind === 'Node')
       .map((o) => [o.metadata?.name ?? '', o]),
   );
+  // The Service's Pods' tolerations (the first backend Pod's, as a template for new ones).
+  const template = base.objects.find(
+    (o): o is Extract<typeof o, { kind: 'Pod' }> =>
+      o.kind === 'Pod' &&
+      base.initialBackendKeys.includes(
+        `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`,
+      ),
+  );
+  const tolerations: TolerationLike[] = template?.spec?.tolerations ?? [];
   const nodes = new Map<string, NodeInt>();
   for (const n of base.nodes) {
     const raw = rawNodes.get(n.name);
     const cond = raw?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
     const taints = new Set<string>();
+    const kept: TaintLike[] = [];
     for (const t of raw?.spec?.taints ?? [])
       if (
         t.key === 'node.kubernetes.io/unreachable' ||
-        t.key === 'node.kubernetes.io/unschedulable'
+        t.key === 'node.kubernetes.io/unschedulable' ||
+        t.key === TO_BE_DELETED_TAINT
       )
         taints.add(t.key);
+      else kept.push(t);
+    const labels = raw?.metadata?.labels;
     nodes.set(n.name, {
       name: n.name,
       ip: n.ip,
@@ -210,6 +254,10 @@ export function runEngine(base: Base, s: Settings): EngineResult {
       taints,
       gen: 0,
       upSince: 0,
+      blocking: blockingTaints(kept, tolerations),
+      excludeLabel: labels?.[EXCLUDE_LB_LABEL] !== undefined,
+      excludedFromCloud: excludedFromCloudBalancer(labels),
+      lastSync: 0,
     });
   }
   const nodeOrder = base.nodes.map((n) => n.name);
@@ -234,7 +282,13 @@ export function runEngine(base: Base, s: Settings): EngineResult {
   const hcState = new Map<string, HcInt>(
     nodeOrder.map((n) => [n, { succ: 0, fail: 0, inRotation: false }]),
   );
+  // The cloud balancer's targets: every node the service controller includes.
+  const targets = nodeOrder.filter((n) => !(nodes.get(n) as NodeInt).excludedFromCloud);
+  let registeredAt: SimMs | null = null;
+  // MetalLB's speakers that may announce: alive in memberlist and not excluded by the label.
   const speakers = new Set(nodeOrder);
+  const mayAnnounce = (n: string) =>
+    speakers.has(n) && (prov.metallb.ignoreExcludeLb || !(nodes.get(n) as NodeInt).excludeLabel);
   const hcnpOf = (): number => {
     const raw = base.objects.find(
       (o) =>
@@ -255,6 +309,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
         readyCondition: n.readyCondition,
         unschedulable: n.unschedulable,
         taints: [...n.taints].sort(),
+        ...(n.taintedAt !== undefined ? { taintedAt: n.taintedAt } : {}),
       };
     });
     const inRotation = metallb
@@ -355,9 +410,9 @@ export function runEngine(base: Base, s: Settings): EngineResult {
   };
 
   const scheduleProbes = (t0: SimMs) => {
-    nodeOrder.forEach((n, i) => {
-      // Stagger: node i of N is first probed at t0 + floor(i × interval / N).
-      agenda.push(t0 + Math.floor((i * I) / nodeOrder.length), { kind: 'probe', node: n });
+    targets.forEach((n, i) => {
+      // Stagger: target i of N is first probed at t0 + floor(i × interval / N).
+      agenda.push(t0 + Math.floor((i * I) / targets.length), { kind: 'probe', node: n });
     });
   };
 
@@ -380,7 +435,8 @@ export function runEngine(base: Base, s: Settings): EngineResult {
           {
             clusterCheck: hc.clusterTarget,
             currentTime: now,
-            lastUpdated: now,
+            lastUpdated: goTime(Math.max(n.lastSync, n.upSince), n.upSince),
+            nodeEligible: !n.taints.has(TO_BE_DELETED_TAINT),
           },
         )
       : { node: name, target: '', status: null, body: '', healthy: false, summary: 'no such node' };
@@ -458,7 +514,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
 
   const elect = (t: SimMs, why: string) => {
     if (!metallb || !lb.published) return;
-    const alive = nodeOrder.filter((n) => speakers.has(n));
+    const alive = nodeOrder.filter(mayAnnounce);
     const next = metallbLeader(alive, address, kp.policy, kp.endpoints);
     if (next === lb.leader) return;
     const prev = lb.leader;
@@ -501,10 +557,17 @@ export function runEngine(base: Base, s: Settings): EngineResult {
     }
   };
 
+  // The scheduler's filters that matter here: NodeReady, NodeUnschedulable (cordon) and
+  // TaintToleration (cluster-autoscaler's taint, a control plane's NoSchedule taint, …).
   const schedulable = () =>
     nodeOrder.filter((n) => {
       const x = nodes.get(n) as NodeInt;
-      return x.readyCondition === 'True' && !x.unschedulable;
+      return (
+        x.readyCondition === 'True' &&
+        !x.unschedulable &&
+        !x.taints.has(TO_BE_DELETED_TAINT) &&
+        x.blocking.length === 0
+      );
     });
 
   const createPod = (t: SimMs) => {
@@ -514,7 +577,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
         t,
         'k8s-event',
         'scheduler',
-        `0/${nodeOrder.length} nodes are available for a new ${base.rsPrefix} Pod: every node is not ready or unschedulable.`,
+        `0/${nodeOrder.length} nodes are available for a new ${base.rsPrefix} Pod: every node is not ready, unschedulable or has a taint the Pod does not tolerate.`,
         { reason: 'FailedScheduling' },
       );
       return false;
@@ -767,6 +830,55 @@ export function runEngine(base: Base, s: Settings): EngineResult {
         reconcile(t);
         return;
       }
+      case 'scale-down-node': {
+        const n = nodes.get(ev.node) as NodeInt;
+        add(
+          t,
+          'event',
+          'user',
+          `cluster-autoscaler scales ${ev.node} down: it adds the taint ${TO_BE_DELETED_TAINT}:NoSchedule, then evicts the node's Pods.`,
+          { node: ev.node },
+        );
+        if (n.taints.has(TO_BE_DELETED_TAINT)) {
+          add(t, 'note', 'user', `${ev.node} already has ${TO_BE_DELETED_TAINT}.`, {
+            node: ev.node,
+          });
+          return;
+        }
+        n.taints.add(TO_BE_DELETED_TAINT);
+        n.taintedAt = t;
+        add(
+          t,
+          'taint',
+          'cluster-autoscaler',
+          `${TO_BE_DELETED_TAINT}=${Math.floor((SIM_EPOCH_MS + t) / 1000)}:NoSchedule added to ${ev.node}: no new Pod lands there.`,
+          { node: ev.node },
+        );
+        if (n.up)
+          add(
+            t,
+            'note',
+            'kube-proxy',
+            `kube-proxy on ${ev.node} sees the taint on its Node: from now on its /healthz on port 10256 answers 503 with "nodeEligible": false (KEP-3836), while the node keeps forwarding the connections it gets.${
+              controller === 'cloud'
+                ? ` The service controller does not change the balancer's targets for the taint alone, so ${apiPolicy === 'Cluster' && hc.clusterTarget === 'healthz' ? `the health check drains ${ev.node}: ${hc.unhealthyThreshold} failed probes take it out of rotation` : apiPolicy === 'Local' ? `under Local the health check follows ${ev.node}'s local endpoints, which go as its Pods are evicted` : `a TCP check to the NodePort does not see the taint: ${ev.node} stays in rotation until it is gone`}.`
+                : ''
+            }`,
+            { node: ev.node },
+          );
+        for (const p of podList())
+          if (p.node === ev.node)
+            terminatePod(p, t, `evicted by cluster-autoscaler scaling ${ev.node} down`);
+        add(
+          t,
+          'note',
+          'cluster-autoscaler',
+          `Once the Pods are gone cluster-autoscaler deletes the machine; this run keeps ${ev.node} up so the drain can be watched (schedule "fail ${ev.node}" to power it off).`,
+          { node: ev.node },
+        );
+        reconcile(t);
+        return;
+      }
       case 'kill-pod': {
         const p =
           pods.get(ev.pod) ?? [...pods.values()].find((x) => x.name === ev.pod || x.key === ev.pod);
@@ -852,6 +964,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
         if (!changedPolicy && !changedEps) return;
         kp.endpoints = a.endpoints;
         kp.policy = a.policy;
+        for (const n of nodes.values()) if (n.up) n.lastSync = t;
         const ready = a.endpoints.filter((e) => e.ready).map((e) => e.ip);
         const term = a.endpoints
           .filter((e) => !e.ready && e.serving && e.terminating)
@@ -896,7 +1009,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
             t,
             'note',
             'service-controller',
-            `The service controller leaves ${a.node} registered with the balancer (StableLoadBalancerNodeSet, on since 1.30: node readiness no longer changes the targets); only the health check keeps traffic away from it.`,
+            `The service controller leaves ${a.node} registered with the balancer (StableLoadBalancerNodeSet, beta and on by default since 1.27, GA in 1.30: node readiness no longer changes the targets); only the health check keeps traffic away from it.`,
             { node: a.node },
           );
         for (const p of podList())
@@ -975,7 +1088,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
           'pod',
           'kubelet',
           a.sigkill
-            ? `${p.name}: the ${cp.terminationGracePeriodSeconds} s grace period is over; the kubelet sends SIGKILL and the Pod is gone. Connections still open to it are reset.`
+            ? `${p.name}: the ${cp.terminationGracePeriodSeconds} s grace period is over; the kubelet sends SIGKILL and the Pod is gone. Connections still open to it end unfinished: the kernel closes their sockets (a FIN, or an RST if data was left unread).`
             : `${p.name}: the application exits after SIGTERM; the Pod is gone. Connections still open to it are closed by its kernel.`,
           { pod: p.key, node: p.node },
         );
@@ -1005,11 +1118,12 @@ export function runEngine(base: Base, s: Settings): EngineResult {
         return;
       case 'registered':
         lb.registered = true;
+        registeredAt = t;
         add(
           t,
           'provisioning',
           'cloud',
-          `Targets registered: ${nodeOrder.join(', ')} — every node, on NodePort ${base.ports[0]?.nodePort ?? 0}${lb.hcPolicy === 'Local' ? `; the health check asks each node's healthCheckNodePort ${hcnp}, so only nodes with a ready local endpoint will get traffic` : ''}. None gets traffic until it passes ${hc.healthyThreshold} health check${hc.healthyThreshold === 1 ? '' : 's'}.`,
+          `Targets registered: ${targets.join(', ') || 'none'} — ${targets.length === nodeOrder.length ? 'every node' : `every node but ${excludedText()}`}, on NodePort ${base.ports[0]?.nodePort ?? 0}${lb.hcPolicy === 'Local' ? `; the health check asks each node's healthCheckNodePort ${hcnp}, so only nodes with a ready local endpoint will get traffic` : ''}. None gets traffic until it passes ${hc.healthyThreshold} health check${hc.healthyThreshold === 1 ? '' : 's'}.`,
         );
         add(t, 'k8s-event', 'service-controller', 'Ensured load balancer', {
           reason: 'EnsuredLoadBalancer',
@@ -1070,6 +1184,22 @@ export function runEngine(base: Base, s: Settings): EngineResult {
   };
 
   // ---- start ----------------------------------------------------------------------------
+  function excludedText(): string {
+    const out = nodeOrder.filter((n) => !targets.includes(n));
+    return `${out.join(', ')} (labelled node.kubernetes.io/exclude-from-external-load-balancers)`;
+  }
+  if (metallb && base.type === 'LoadBalancer') {
+    const excluded = nodeOrder.filter((n) => (nodes.get(n) as NodeInt).excludeLabel);
+    if (excluded.length > 0)
+      add(
+        0,
+        'note',
+        'metallb-speaker',
+        prov.metallb.ignoreExcludeLb
+          ? `${excluded.join(', ')} ${excluded.length === 1 ? 'is' : 'are'} labelled node.kubernetes.io/exclude-from-external-load-balancers, but the speakers run with --ignore-exclude-lb, so ${excluded.length === 1 ? 'it' : 'they'} may announce.`
+          : `The speaker on ${excluded.join(', ')} never announces: ${excluded.length === 1 ? 'the node is' : 'the nodes are'} labelled node.kubernetes.io/exclude-from-external-load-balancers, which MetalLB honours unless its speakers run with --ignore-exclude-lb.`,
+      );
+  }
   const portsText = base.ports.map((p) => `${p.port}:${p.nodePort}/${p.protocol}`).join(', ');
   if (prov.fromCreation) {
     add(
@@ -1104,11 +1234,12 @@ export function runEngine(base: Base, s: Settings): EngineResult {
     elect(0, 'already announced when the run starts');
   } else {
     lb.registered = true;
+    registeredAt = 0;
     lb.published = true;
     svcRows.length = 0;
     svcRow(0);
-    // Steady state: each node's standing follows the answer it gives now.
-    for (const n of nodeOrder) {
+    // Steady state: each target's standing follows the answer it gives now.
+    for (const n of targets) {
       const r = probeFor(n, 0);
       const st = hcState.get(n) as HcInt;
       st.inRotation = r.ok;
@@ -1119,7 +1250,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
       0,
       'note',
       'balancer',
-      `The balancer is already provisioned at ${address}; in rotation: ${nodeOrder.filter((n) => hcState.get(n)?.inRotation).join(', ') || 'none'}.`,
+      `The balancer is already provisioned at ${address}; in rotation: ${nodeOrder.filter((n) => hcState.get(n)?.inRotation).join(', ') || 'none'}${targets.length < nodeOrder.length ? `; not a target: ${excludedText()}` : ''}.`,
     );
     scheduleProbes(0);
   }
@@ -1163,5 +1294,16 @@ export function runEngine(base: Base, s: Settings): EngineResult {
   probes.sort((a, b) => a.at - b.at || nodeOrder.indexOf(a.node) - nodeOrder.indexOf(b.node));
   entries.sort((a, b) => a.at - b.at || a.seq - b.seq);
   entries.forEach((e, i) => (e.seq = i));
-  return { epochs, entries, probes, rotation, svc: svcRows, outages, podEnds, address };
+  return {
+    epochs,
+    entries,
+    probes,
+    rotation,
+    svc: svcRows,
+    outages,
+    podEnds,
+    address,
+    registeredAt: controller === 'cloud' ? registeredAt : null,
+    targets: controller === 'cloud' && registeredAt !== null ? targets : [],
+  };
 }

@@ -1,8 +1,8 @@
 /**
  * The events format, shared by the CLI (`timeline --events`) and the view.
  *
- * Compact form, comma-separated `KIND:ARG@TIME`:
- *   `fail:node-1@10s,restore:node-1@90s,drain:node-2@30s,uncordon:node-2@2m,kill:web-6d8f9c7b5-x2k4p@5s,scale:4@20s,policy:Local@40s`
+ * Compact form, comma-separated `ACTION:TARGET@TIME`:
+ *   `fail:node-1@10s,restore:node-1@90s,drain:node-2@30s,uncordon:node-2@2m,scaledown:node-3@1m,kill:web-6d8f9c7b5-x2k4p@5s,scale:4@20s,policy:Local@40s`
  *
  * YAML or JSON: a list of events, or an object with `events:` and optional settings
  * (`healthCheck`, `provisioning`, `controlPlane`, `workload`, `horizon`, `seed`), e.g.
@@ -15,10 +15,13 @@
  *   - { at: 90s, kind: restore-node, node: node-1 }
  * ```
  *
- * Times are durations (`12s`, `1m30s`, `250ms`) or numbers of milliseconds.
+ * Times are durations (`12s`, `1m30s`, `250ms`) or numbers of milliseconds, at most 24 h
+ * ({@link MAX_SIM_MS}). Parsing is strict: an unknown field, a number written as a string
+ * (`intervalSeconds: "8"`) or a time past 24 h is an error that names the field's path.
  */
 import { parse as parseYaml } from 'yaml';
 import { parseDuration } from './duration';
+import { MAX_SIM_MS } from './settings';
 import type { SimMs, TimelineEvent, TimelineInput } from './types';
 
 const COMPACT_KINDS: Record<string, TimelineEvent['kind']> = {
@@ -26,6 +29,7 @@ const COMPACT_KINDS: Record<string, TimelineEvent['kind']> = {
   restore: 'restore-node',
   drain: 'drain-node',
   uncordon: 'uncordon-node',
+  scaledown: 'scale-down-node',
   kill: 'kill-pod',
   scale: 'scale',
   policy: 'set-policy',
@@ -36,22 +40,40 @@ const KINDS: readonly TimelineEvent['kind'][] = [
   'restore-node',
   'drain-node',
   'uncordon-node',
+  'scale-down-node',
   'kill-pod',
   'scale',
   'set-policy',
 ];
 
-/** A time: a duration string or a number of milliseconds. @throws {Error} otherwise. */
+/** The compact form's grammar, for messages. */
+const COMPACT_HINT = `expected ACTION:TARGET@TIME, e.g. fail:node-1@10s (actions: ${Object.keys(COMPACT_KINDS).join(', ')})`;
+
+/** The most replicas a `scale` event may ask for. */
+export const MAX_REPLICAS = 100;
+
+/**
+ * A time: a duration string or a number of milliseconds, from 0 to {@link MAX_SIM_MS}.
+ * @throws {Error} naming `what` otherwise.
+ */
 export function toMs(v: unknown, what: string): SimMs {
-  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return Math.round(v);
-  if (typeof v === 'string') {
+  let ms: number;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v) || v < 0)
+      throw new Error(`${what}: expected a duration ≥ 0 such as 10s, not ${v}`);
+    ms = Math.round(v);
+  } else if (typeof v === 'string') {
     try {
-      return parseDuration(v);
+      ms = parseDuration(v);
     } catch (e) {
       throw new Error(`${what}: ${(e as Error).message}`, { cause: e });
     }
-  }
-  throw new Error(`${what}: expected a duration such as 10s or a number of milliseconds`);
+  } else throw new Error(`${what}: expected a duration such as 10s or a number of milliseconds`);
+  if (ms > MAX_SIM_MS)
+    throw new Error(
+      `${what}: ${typeof v === 'string' ? v : `${ms} ms`} is past 24h, the longest run the model simulates`,
+    );
+  return ms;
 }
 
 /** Builds one event from its kind, argument and time. @throws {Error} naming what is wrong. */
@@ -71,13 +93,14 @@ function makeEvent(
     case 'restore-node':
     case 'drain-node':
     case 'uncordon-node':
+    case 'scale-down-node':
       return { at, kind, node: str('a node name') };
     case 'kill-pod':
       return { at, kind, pod: str('a Pod name') };
     case 'scale': {
-      const n = typeof arg === 'string' ? Number(arg) : arg;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 100)
-        throw new Error(`${where}: scale needs a replica count from 0 to 100`);
+      const n = typeof arg === 'string' && /^\d+$/.test(arg.trim()) ? Number(arg) : arg;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_REPLICAS)
+        throw new Error(`${where}: scale needs a replica count from 0 to ${MAX_REPLICAS}`);
       return { at, kind, replicas: n };
     }
     case 'set-policy': {
@@ -97,40 +120,108 @@ export function parseCompactEvents(text: string): TimelineEvent[] {
     .filter((s) => s !== '')
     .map((item) => {
       const m = /^([a-z]+):([^@]+)@(.+)$/.exec(item);
-      if (!m)
-        throw new Error(
-          `"${item}": write KIND:ARG@TIME, e.g. fail:node-1@10s (kinds: ${Object.keys(COMPACT_KINDS).join(', ')})`,
-        );
+      if (!m) throw new Error(`"${item}": ${COMPACT_HINT}`);
       const kind = COMPACT_KINDS[m[1] ?? ''];
       if (!kind)
         throw new Error(
-          `"${item}": unknown kind "${m[1] ?? ''}" (kinds: ${Object.keys(COMPACT_KINDS).join(', ')})`,
+          `"${item}": unknown kind "${m[1] ?? ''}" (actions: ${Object.keys(COMPACT_KINDS).join(', ')})`,
         );
       const at = toMs(m[3] ?? '', `"${item}"`);
       return makeEvent(kind, m[2], at, `"${item}"`);
     });
 }
 
+function isObject(o: unknown): o is Record<string, unknown> {
+  return typeof o === 'object' && o !== null && !Array.isArray(o);
+}
+
+/** Rejects keys outside `allowed`. */
+function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], where: string): void {
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k))
+      throw new Error(`${where}: unknown field "${k}" (fields: ${allowed.join(', ')})`);
+}
+
+/** A number field (never a string holding one). */
+function num(v: unknown, where: string): number {
+  if (typeof v === 'string')
+    throw new Error(`${where}: expected a number, not the string "${v}" (write it without quotes)`);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`${where}: expected a number`);
+  return v;
+}
+
+function str(v: unknown, where: string): string {
+  if (typeof v !== 'string' || v === '') throw new Error(`${where}: expected a non-empty string`);
+  return v;
+}
+
+function bool(v: unknown, where: string): boolean {
+  if (typeof v !== 'boolean') throw new Error(`${where}: expected true or false`);
+  return v;
+}
+
+/** How one settings field is read: a number, a duration (ms), a string, a boolean or one of some words. */
+type FieldKind = 'number' | 'duration' | 'string' | 'boolean' | readonly string[];
+
+/**
+ * Reads a settings object field by field: `fields` maps each accepted key to its kind and
+ * the key it is stored under (durations written `start` become `startMs`).
+ */
+function readFields(
+  o: unknown,
+  fields: Record<string, { kind: FieldKind; as?: string }>,
+  where: string,
+): Record<string, unknown> {
+  if (!isObject(o)) throw new Error(`${where}: expected an object`);
+  onlyKeys(o, Object.keys(fields), where);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    const f = fields[k];
+    if (!f || v === undefined) continue;
+    const path = `${where}.${k}`;
+    const key = f.as ?? k;
+    if (key in out) throw new Error(`${path}: given twice (as ${k} and as ${key})`);
+    if (f.kind === 'number') out[key] = num(v, path);
+    else if (f.kind === 'duration') out[key] = toMs(v, path);
+    else if (f.kind === 'string') out[key] = str(v, path);
+    else if (f.kind === 'boolean') out[key] = bool(v, path);
+    else {
+      if (typeof v !== 'string' || !f.kind.includes(v))
+        throw new Error(`${path}: must be one of ${f.kind.join(', ')}`);
+      out[key] = v;
+    }
+  }
+  return out;
+}
+
+const EVENT_ARG: Record<TimelineEvent['kind'], string> = {
+  'fail-node': 'node',
+  'restore-node': 'node',
+  'drain-node': 'node',
+  'uncordon-node': 'node',
+  'scale-down-node': 'node',
+  'kill-pod': 'pod',
+  scale: 'replicas',
+  'set-policy': 'policy',
+};
+
 function eventFromObject(o: unknown, i: number): TimelineEvent {
   const where = `events[${i}]`;
-  if (typeof o !== 'object' || o === null || Array.isArray(o))
-    throw new Error(`${where}: expected an object with at and kind`);
-  const r = o as Record<string, unknown>;
-  const kindRaw = r['kind'];
+  if (!isObject(o)) throw new Error(`${where}: expected an object with at and kind`);
+  const kindRaw = o['kind'];
   const kind =
     typeof kindRaw === 'string'
       ? (KINDS.find((k) => k === kindRaw) ?? COMPACT_KINDS[kindRaw])
       : undefined;
   if (!kind) throw new Error(`${where}.kind: must be one of ${KINDS.join(', ')}`);
-  const at = toMs(r['at'], `${where}.at`);
-  const arg =
-    kind === 'kill-pod'
-      ? r['pod']
-      : kind === 'scale'
-        ? r['replicas']
-        : kind === 'set-policy'
-          ? r['policy']
-          : r['node'];
+  const argKey = EVENT_ARG[kind];
+  onlyKeys(o, ['at', 'kind', argKey], where);
+  const at = toMs(o['at'], `${where}.at`);
+  const arg = o[argKey];
+  if (kind === 'scale' && typeof arg === 'string')
+    throw new Error(
+      `${where}.replicas: expected a number, not the string "${arg}" (write it without quotes)`,
+    );
   return makeEvent(kind, arg, at, where);
 }
 
@@ -140,29 +231,78 @@ export type TimelineSpec = Pick<
   'events' | 'healthCheck' | 'provisioning' | 'controlPlane' | 'workload' | 'seed' | 'horizonMs'
 >;
 
-function msFields(
-  o: unknown,
-  names: Record<string, string>,
-  where: string,
-): Record<string, unknown> {
-  if (typeof o !== 'object' || o === null || Array.isArray(o))
-    throw new Error(`${where}: expected an object`);
-  const out: Record<string, unknown> = { ...(o as Record<string, unknown>) };
-  for (const [short, long] of Object.entries(names)) {
-    const v = out[short];
-    if (v !== undefined) {
-      out[long] = toMs(v, `${where}.${short}`);
-      delete out[short];
-    }
-  }
-  return out;
-}
+const HEALTH_CHECK_FIELDS = {
+  intervalSeconds: { kind: 'number' },
+  timeoutSeconds: { kind: 'number' },
+  healthyThreshold: { kind: 'number' },
+  unhealthyThreshold: { kind: 'number' },
+  clusterTarget: { kind: ['healthz', 'nodePort'] },
+} as const;
+
+const PROVISIONING_FIELDS = {
+  controller: { kind: ['cloud', 'none', 'metallb-l2'] },
+  fromCreation: { kind: 'boolean' },
+  informerDelay: { kind: 'duration', as: 'informerDelayMs' },
+  informerDelayMs: { kind: 'duration' },
+  provisionDelay: { kind: 'duration', as: 'provisionDelayMs' },
+  provisionDelayMs: { kind: 'duration' },
+  registerDelay: { kind: 'duration', as: 'registerDelayMs' },
+  registerDelayMs: { kind: 'duration' },
+} as const;
+
+const METALLB_FIELDS = {
+  poolName: { kind: 'string' },
+  poolRange: { kind: 'string' },
+  failoverDetect: { kind: 'duration', as: 'failoverDetectMs' },
+  failoverDetectMs: { kind: 'duration' },
+  ignoreExcludeLb: { kind: 'boolean' },
+} as const;
+
+const CONTROL_PLANE_FIELDS = {
+  nodeMonitorGracePeriodSeconds: { kind: 'number' },
+  unreachableTolerationSeconds: { kind: 'number' },
+  terminationGracePeriodSeconds: { kind: 'number' },
+  endpointPropagation: { kind: 'duration', as: 'endpointPropagationMs' },
+  endpointPropagationMs: { kind: 'duration' },
+  readinessDelay: { kind: 'duration', as: 'readinessDelayMs' },
+  readinessDelayMs: { kind: 'duration' },
+  appExitAfterSigterm: { kind: 'duration', as: 'appExitAfterSigtermMs' },
+  appExitAfterSigtermMs: { kind: 'duration' },
+} as const;
+
+const WORKLOAD_FIELDS = {
+  count: { kind: 'number' },
+  start: { kind: 'duration', as: 'startMs' },
+  startMs: { kind: 'duration' },
+  period: { kind: 'duration', as: 'periodMs' },
+  periodMs: { kind: 'duration' },
+  hold: { kind: 'duration', as: 'holdMs' },
+  holdMs: { kind: 'duration' },
+  client: { kind: 'string' },
+} as const;
+
+const LONG_LIVED_FIELDS = {
+  client: { kind: 'string' },
+  openedAt: { kind: 'duration' },
+  closesAt: { kind: 'duration' },
+} as const;
+
+const TOP_FIELDS = [
+  'events',
+  'healthCheck',
+  'provisioning',
+  'controlPlane',
+  'workload',
+  'seed',
+  'horizon',
+  'horizonMs',
+];
 
 /**
  * Parses an events file or string: the compact form, or YAML/JSON (a list, or an object
  * with `events` and settings). In `workload`, `start`/`period`/`hold` take durations
- * (or use `startMs`/`periodMs`/`holdMs` in ms); `horizon` likewise.
- * @throws {Error} naming the bad entry.
+ * (or use `startMs`/`periodMs`/`holdMs`); `horizon` likewise.
+ * @throws {Error} naming the bad entry and its field path.
  */
 export function parseTimelineSpec(text: string): TimelineSpec {
   const t = text.trim();
@@ -173,82 +313,68 @@ export function parseTimelineSpec(text: string): TimelineSpec {
   try {
     doc = parseYaml(t);
   } catch (e) {
+    // A one-liner that is not YAML is meant as the compact form: say what that expects.
+    if (!t.includes('\n') && /^[a-z]+:/.test(t)) return { events: parseCompactEvents(t) };
     throw new Error(`not YAML/JSON nor the compact form: ${(e as Error).message}`, { cause: e });
   }
+  // A plain word such as `fail:node-1` (no @TIME) is a YAML string: read it as the compact form.
+  if (typeof doc === 'string') return { events: parseCompactEvents(doc) };
   if (Array.isArray(doc)) return { events: doc.map(eventFromObject) };
-  if (typeof doc !== 'object' || doc === null)
-    throw new Error('expected a list of events or an object with "events"');
-  const r = doc as Record<string, unknown>;
-  const known = [
-    'events',
-    'healthCheck',
-    'provisioning',
-    'controlPlane',
-    'workload',
-    'seed',
-    'horizon',
-    'horizonMs',
-  ];
-  for (const k of Object.keys(r))
-    if (!known.includes(k)) throw new Error(`unknown field "${k}" (fields: ${known.join(', ')})`);
+  if (!isObject(doc))
+    throw new Error(`expected a list of events, an object with "events", or ${COMPACT_HINT}`);
+  const r = doc;
+  onlyKeys(r, TOP_FIELDS, 'the events file');
   const events = r['events'] ?? [];
   if (!Array.isArray(events)) throw new Error('events: expected a list');
   const spec: TimelineSpec = { events: events.map(eventFromObject) };
   if (r['healthCheck'] !== undefined)
-    spec.healthCheck = msFields(r['healthCheck'], {}, 'healthCheck') as NonNullable<
-      TimelineSpec['healthCheck']
-    >;
-  if (r['provisioning'] !== undefined)
-    spec.provisioning = msFields(
-      r['provisioning'],
-      {
-        informerDelay: 'informerDelayMs',
-        provisionDelay: 'provisionDelayMs',
-        registerDelay: 'registerDelayMs',
-      },
-      'provisioning',
-    ) as NonNullable<TimelineSpec['provisioning']>;
+    spec.healthCheck = readFields(
+      r['healthCheck'],
+      HEALTH_CHECK_FIELDS,
+      'healthCheck',
+    ) as NonNullable<TimelineSpec['healthCheck']>;
+  if (r['provisioning'] !== undefined) {
+    const raw = r['provisioning'];
+    const { metallb, ...rest } = isObject(raw) ? raw : { metallb: undefined };
+    const p = readFields(isObject(raw) ? rest : raw, PROVISIONING_FIELDS, 'provisioning');
+    if (metallb !== undefined)
+      p['metallb'] = readFields(metallb, METALLB_FIELDS, 'provisioning.metallb');
+    spec.provisioning = p as NonNullable<TimelineSpec['provisioning']>;
+  }
   if (r['controlPlane'] !== undefined)
-    spec.controlPlane = msFields(
+    spec.controlPlane = readFields(
       r['controlPlane'],
-      {
-        endpointPropagation: 'endpointPropagationMs',
-        readinessDelay: 'readinessDelayMs',
-        appExitAfterSigterm: 'appExitAfterSigtermMs',
-      },
+      CONTROL_PLANE_FIELDS,
       'controlPlane',
     ) as NonNullable<TimelineSpec['controlPlane']>;
   if (r['workload'] !== undefined) {
-    const w = msFields(
-      r['workload'],
-      { start: 'startMs', period: 'periodMs', hold: 'holdMs' },
-      'workload',
-    );
-    const long = w['longLived'];
-    if (long !== undefined) {
-      if (!Array.isArray(long)) throw new Error('workload.longLived: expected a list');
-      w['longLived'] = long.map((l, i) => {
-        const o = msFields(l, {}, `workload.longLived[${i}]`);
-        if (typeof o['client'] !== 'string')
-          throw new Error(
-            `workload.longLived[${i}].client: expected a Client name or an IPv4 address`,
-          );
-        o['openedAt'] = toMs(o['openedAt'], `workload.longLived[${i}].openedAt`);
-        if (o['closesAt'] !== undefined)
-          o['closesAt'] = toMs(o['closesAt'], `workload.longLived[${i}].closesAt`);
+    const raw = r['workload'];
+    const { longLived, ...rest } = isObject(raw) ? raw : { longLived: undefined };
+    const w = readFields(isObject(raw) ? rest : raw, WORKLOAD_FIELDS, 'workload');
+    if (longLived !== undefined) {
+      if (!Array.isArray(longLived)) throw new Error('workload.longLived: expected a list');
+      w['longLived'] = longLived.map((l, i) => {
+        const where = `workload.longLived[${i}]`;
+        const o = readFields(l, LONG_LIVED_FIELDS, where);
+        if (o['client'] === undefined)
+          throw new Error(`${where}.client: expected a Client name or an IPv4 address`);
+        if (o['openedAt'] === undefined)
+          throw new Error(`${where}.openedAt: expected a duration such as 5s`);
         return o;
       });
     }
     spec.workload = w as NonNullable<TimelineSpec['workload']>;
   }
   if (r['seed'] !== undefined) {
-    const s = r['seed'];
-    if (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 0)
-      throw new Error('seed: expected a whole number');
+    const s = num(r['seed'], 'seed');
+    if (!Number.isSafeInteger(s) || s < 0) throw new Error('seed: expected a whole number ≥ 0');
     spec.seed = s;
   }
+  if (r['horizon'] !== undefined && r['horizonMs'] !== undefined)
+    throw new Error('horizon: given twice (as horizon and as horizonMs)');
   const horizon = r['horizon'] ?? r['horizonMs'];
-  if (horizon !== undefined) spec.horizonMs = toMs(horizon, 'horizon');
+  if (horizon !== undefined)
+    spec.horizonMs = toMs(horizon, r['horizon'] !== undefined ? 'horizon' : 'horizonMs');
   return spec;
 }
 

@@ -92,6 +92,68 @@ events:
   });
 });
 
+describe('the events format is strict', () => {
+  it('a compact event without @TIME says what the form expects', () => {
+    expect(() => parseEvents('fail:node-1')).toThrow(
+      '"fail:node-1": expected ACTION:TARGET@TIME, e.g. fail:node-1@10s',
+    );
+    expect(() => parseEvents('fail:node-1@10s,restore:node-1')).toThrow(
+      '"restore:node-1": expected ACTION:TARGET@TIME',
+    );
+  });
+
+  it('unknown fields are errors, at every level, with their path', () => {
+    expect(() => parseTimelineSpec('healthCheck: { intervall: 5 }')).toThrow(
+      'healthCheck: unknown field "intervall"',
+    );
+    expect(() =>
+      parseTimelineSpec('events: [{ at: 1s, kind: fail-node, node: node-1, extra: 1 }]'),
+    ).toThrow('events[0]: unknown field "extra" (fields: at, kind, node)');
+    expect(() =>
+      parseTimelineSpec('workload: { longLived: [{ client: a, openedAt: 1s, x: 1 }] }'),
+    ).toThrow('workload.longLived[0]: unknown field "x"');
+    expect(() => parseTimelineSpec('horizn: 2m')).toThrow('unknown field "horizn"');
+    expect(() => parseTimelineSpec('provisioning: { metallb: { pool: x } }')).toThrow(
+      'provisioning.metallb: unknown field "pool"',
+    );
+  });
+
+  it('a number written as a string is refused with the field’s path', () => {
+    expect(() => parseTimelineSpec('healthCheck: { intervalSeconds: "8" }')).toThrow(
+      'healthCheck.intervalSeconds: expected a number, not the string "8"',
+    );
+    expect(() => parseTimelineSpec('workload: { count: "600" }')).toThrow(
+      'workload.count: expected a number, not the string "600"',
+    );
+    expect(() => parseTimelineSpec('events: [{ at: 1s, kind: scale, replicas: "3" }]')).toThrow(
+      'events[0].replicas: expected a number, not the string "3"',
+    );
+    expect(() => parseTimelineSpec('seed: "7"')).toThrow('seed: expected a number');
+  });
+
+  it('times past 24 h are refused at once, naming the field', () => {
+    expect(() => parseEvents('fail:node-1@10000h')).toThrow('10000h is past 24h');
+    expect(() =>
+      parseTimelineSpec('events: [{ at: 1e12, kind: fail-node, node: node-1 }]'),
+    ).toThrow('events[0].at: 1000000000000 ms is past 24h');
+    expect(() => parseTimelineSpec('horizon: 25h')).toThrow('horizon: 25h is past 24h');
+    expect(() => parseTimelineSpec('workload: { period: 48h }')).toThrow('workload.period');
+    // 24 h itself is allowed.
+    expect(parseTimelineSpec('horizon: 24h').horizonMs).toBe(86_400_000);
+  });
+
+  it('reads scaledown and the MetalLB flag', () => {
+    expect(parseEvents('scaledown:node-3@1m')).toEqual([
+      { at: 60_000, kind: 'scale-down-node', node: 'node-3' },
+    ]);
+    expect(
+      parseTimelineSpec(
+        'provisioning: { controller: metallb-l2, metallb: { ignoreExcludeLb: true } }',
+      ).provisioning,
+    ).toEqual({ controller: 'metallb-l2', metallb: { ignoreExcludeLb: true } });
+  });
+});
+
 describe('the README example of the events format', () => {
   it('parses as documented', () => {
     const readme = readFileSync('README.md', 'utf8');

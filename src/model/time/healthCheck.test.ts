@@ -62,13 +62,13 @@ describe('health-check responses', () => {
     const n2 = tl.probes.find((x) => x.node === 'node-2');
     // 32191: the healthCheckNodePort the scene allocates when the policy becomes Local.
     expect([n1?.target, n1?.status, n1?.body, n1?.ok]).toEqual([
-      'http://192.168.0.11:32191/',
+      'http://192.168.0.11:32191/healthz',
       200,
       body(1),
       true,
     ]);
     expect([n2?.target, n2?.status, n2?.body, n2?.ok]).toEqual([
-      'http://192.168.0.12:32191/',
+      'http://192.168.0.12:32191/healthz',
       503,
       body(0),
       false,

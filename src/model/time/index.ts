@@ -8,7 +8,8 @@
  * - {@link svcRowAt}, {@link formatSvcTable}, {@link humanDuration}: `kubectl get svc`.
  * - {@link connectionStats}: N connections through the current state (the `stats` command).
  * - {@link parseEvents} / {@link parseTimelineSpec}: the events format.
- * - {@link benchmarkSampling}: connections sampled per second (for the browser benchmark).
+ * - {@link benchmarkSampling} / {@link benchmarkSimulate}: connections per second, sampling only
+ *   or a whole run (for the browser benchmark).
  */
 export type * from './types';
 export {
@@ -19,8 +20,14 @@ export {
   formatSvcTable,
   deadNodeWindowBound,
 } from './timeline';
-export { connectionStats, benchmarkSampling, statsFromCounts, currentPaths } from './stats';
-export { parseEvents, parseTimelineSpec, parseCompactEvents } from './events';
+export {
+  connectionStats,
+  benchmarkSampling,
+  benchmarkSimulate,
+  statsFromCounts,
+  currentPaths,
+} from './stats';
+export { parseEvents, parseTimelineSpec, parseCompactEvents, MAX_REPLICAS } from './events';
 export type { TimelineSpec } from './events';
 export { humanDuration, parseDuration, formatSimTime } from './duration';
 export {
@@ -34,6 +41,7 @@ export {
 } from './defaults';
 export { sceneFromObjects, SIM_EPOCH_MS } from './scenario';
 export { describeWindow, epochIndexAt } from './connections';
+export type { WindowContext } from './connections';
 export { cumulative, pick, sampleCounts } from './sample';
-export { MAX_CONNECTIONS } from './settings';
+export { MAX_CONNECTIONS, MAX_SIM_MS, MAX_EVENTS, MAX_PROBES } from './settings';
 export { markNodesDown } from './down';

@@ -57,16 +57,34 @@ function key(ns: string | undefined, name: string | undefined): string {
   return `${ns ?? 'default'}/${name ?? ''}`;
 }
 
-/** Adds an Internet Client for an IPv4 address; returns its name. */
+/** The name of the Node whose `InternalIP` is `ip`, if any. */
+function nodeWithIP(objects: readonly ScenarioObject[], ip: string): string | undefined {
+  for (const o of objects)
+    if (
+      o.kind === 'Node' &&
+      (o.status?.addresses ?? []).some((a) => a.type === 'InternalIP' && a.address === ip)
+    )
+      return o.metadata?.name;
+  return undefined;
+}
+
+/**
+ * Adds a Client for an IPv4 address and returns its name: a process on the host network of
+ * the node that owns the address (`ip-<address>`, location `Node`), else an Internet client
+ * at that address.
+ */
 export function clientFor(objects: ScenarioObject[], client: string | undefined): string {
   if (client !== undefined && isIPv4(client)) {
     const name = `ip-${client}`;
+    const node = nodeWithIP(objects, client);
     if (!objects.some((o) => o.kind === 'Client' && o.metadata.name === name))
       objects.push({
         apiVersion: OUR_GROUP,
         kind: 'Client',
         metadata: { name },
-        spec: { location: 'Internet', address: client },
+        spec: node
+          ? { location: 'Node', nodeName: node }
+          : { location: 'Internet', address: client },
       });
     return name;
   }
@@ -202,6 +220,79 @@ export function analyse(
   return { base, cluster };
 }
 
+/** The taint cluster-autoscaler puts on a node it scales down (`ToBeDeletedByClusterAutoscaler`). */
+export const TO_BE_DELETED_TAINT = 'ToBeDeletedByClusterAutoscaler';
+
+/** The label that keeps a node out of external load balancers (`v1.LabelNodeExcludeBalancers`). */
+export const EXCLUDE_LB_LABEL = 'node.kubernetes.io/exclude-from-external-load-balancers';
+
+/** The taints the timeline itself adds and removes (the others come from the input and stay). */
+export const MANAGED_TAINTS: readonly string[] = [
+  'node.kubernetes.io/unreachable',
+  'node.kubernetes.io/unschedulable',
+  TO_BE_DELETED_TAINT,
+];
+
+/** A taint as the API has it (`spec.taints[]`). */
+export interface TaintLike {
+  key?: string;
+  value?: string;
+  effect?: string;
+}
+
+/** A toleration as the API has it (`spec.tolerations[]`). */
+export interface TolerationLike {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+}
+
+/**
+ * Whether `toleration` tolerates `taint`: `k8s.io/api/core/v1` `Toleration.ToleratesTaint`
+ * (an empty effect matches every effect, an empty key with `Exists` every key; `Equal`, the
+ * default operator, compares values).
+ */
+export function toleratesTaint(toleration: TolerationLike, taint: TaintLike): boolean {
+  if (toleration.effect && toleration.effect !== taint.effect) return false;
+  if (toleration.key && toleration.key !== taint.key) return false;
+  const op = toleration.operator ?? '';
+  if (op === 'Exists') return true;
+  if (op === '' || op === 'Equal') return (toleration.value ?? '') === (taint.value ?? '');
+  return false;
+}
+
+/**
+ * The taints of a node that keep a new Pod with `tolerations` off it: the scheduler's
+ * TaintToleration filter counts `NoSchedule` and `NoExecute`, never `PreferNoSchedule`
+ * (`pkg/scheduler/framework/plugins/tainttoleration`), e.g. kubeadm's
+ * `node-role.kubernetes.io/control-plane:NoSchedule`.
+ */
+export function blockingTaints(
+  taints: readonly TaintLike[],
+  tolerations: readonly TolerationLike[],
+): TaintLike[] {
+  return taints.filter(
+    (t) =>
+      (t.effect === 'NoSchedule' || t.effect === 'NoExecute') &&
+      !tolerations.some((tol) => toleratesTaint(tol, t)),
+  );
+}
+
+/**
+ * Whether the cloud's service controller leaves a node out of the balancer's targets:
+ * `nodeIncludedPredicate` in `k8s.io/cloud-provider` `controllers/service/controller.go` —
+ * the label `node.kubernetes.io/exclude-from-external-load-balancers` present with a value
+ * that does not parse as false (`strconv.ParseBool`).
+ */
+export function excludedFromCloudBalancer(
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
+  const v = labels?.[EXCLUDE_LB_LABEL];
+  if (v === undefined) return false;
+  return !['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v);
+}
+
 /** Endpoint conditions as the EndpointSlice controller derives them from Pods. */
 export function endpointsOf(pods: readonly PodState[]): EndpointState[] {
   return pods
@@ -302,14 +393,17 @@ export function snapshot(
         node.spec = { ...(node.spec ?? {}) };
         if (n.unschedulable) node.spec.unschedulable = true;
         else delete node.spec.unschedulable;
-        const taints = (node.spec.taints ?? []).filter(
-          (t) =>
-            t.key !== 'node.kubernetes.io/unreachable' &&
-            t.key !== 'node.kubernetes.io/unschedulable',
-        );
+        const taints = (node.spec.taints ?? []).filter((t) => !MANAGED_TAINTS.includes(t.key));
         for (const k of n.taints) {
           if (k === 'node.kubernetes.io/unreachable')
             taints.push({ key: k, effect: 'NoSchedule' }, { key: k, effect: 'NoExecute' });
+          else if (k === TO_BE_DELETED_TAINT)
+            // cluster-autoscaler's taint: value the Unix time it was added (taints.go MarkToBeDeleted).
+            taints.push({
+              key: k,
+              value: String(Math.floor((SIM_EPOCH_MS + (n.taintedAt ?? 0)) / 1000)),
+              effect: 'NoSchedule',
+            });
           else taints.push({ key: k, effect: 'NoSchedule' });
         }
         if (taints.length > 0) node.spec.taints = taints;

@@ -33,6 +33,35 @@ export interface Settings {
 /** The most connections one run may hold (issue 6: 1 … 100,000). */
 export const MAX_CONNECTIONS = 100_000;
 
+/**
+ * The longest run the model simulates: 24 h of simulated time. Every time an input gives (an
+ * event's `at`, the horizon, the workload's start/period/hold, a delay) must be at most this,
+ * so a typo such as `10000h` is refused at once instead of running for minutes.
+ */
+export const MAX_SIM_MS = 24 * 3_600_000;
+
+/** The most scheduled events one run may hold. */
+export const MAX_EVENTS = 1_000;
+
+/**
+ * The most health-check probes one run may send (nodes × horizon ÷ interval): three nodes
+ * probed every second for 24 h make 259,200 (about 6 s and 0.5 GB in Node); GCP's default 8 s
+ * allows 34 nodes for 24 h. A run over it is refused with the arithmetic.
+ */
+export const MAX_PROBES = 300_000;
+
+/** `86400000` ms as `24h (86400000 ms)`, for messages. */
+const MAX_TEXT = `24h (${MAX_SIM_MS} ms)`;
+
+/** Throws unless `v` is a time from 0 to {@link MAX_SIM_MS}. */
+function simTime(v: number, what: string): void {
+  nonNegative(v, what);
+  if (v > MAX_SIM_MS)
+    throw new Error(
+      `${what} must be at most ${MAX_TEXT}: the model simulates up to 24 h, not ${v} ms`,
+    );
+}
+
 function positiveInt(v: number, what: string, min = 1): void {
   if (!Number.isInteger(v) || v < min)
     throw new Error(`${what} must be a whole number ≥ ${min}, not ${v}`);
@@ -44,8 +73,10 @@ function nonNegative(v: number, what: string): void {
 
 /**
  * Fills in and checks the settings.
- * @throws {Error} on a setting out of range, an event naming an unknown node, or a workload
- *   over {@link MAX_CONNECTIONS}.
+ * @throws {Error} on a setting out of range (every time at most {@link MAX_SIM_MS}), an event
+ *   naming an unknown node, more than {@link MAX_EVENTS} events, a workload over
+ *   {@link MAX_CONNECTIONS}, or a run over {@link MAX_PROBES} probes; the message starts with
+ *   the field's path.
  */
 export function resolveSettings(input: TimelineInput, base: Base): Settings {
   const fromObject: Partial<HealthCheckSettings> = {};
@@ -64,6 +95,7 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
     ...(input.healthCheck ?? {}),
   };
   positiveInt(healthCheck.intervalSeconds, 'healthCheck.intervalSeconds');
+  simTime(healthCheck.intervalSeconds * 1000, 'healthCheck.intervalSeconds (as ms)');
   nonNegative(healthCheck.timeoutSeconds, 'healthCheck.timeoutSeconds');
   if (healthCheck.timeoutSeconds <= 0 || healthCheck.timeoutSeconds > healthCheck.intervalSeconds)
     throw new Error(
@@ -86,38 +118,40 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
   if (!['cloud', 'none', 'metallb-l2'].includes(provisioning.controller))
     throw new Error(`provisioning.controller must be cloud, none or metallb-l2`);
   for (const k of ['informerDelayMs', 'provisionDelayMs', 'registerDelayMs'] as const)
-    nonNegative(provisioning[k], `provisioning.${k}`);
-  nonNegative(metallb.failoverDetectMs, 'provisioning.metallb.failoverDetectMs');
+    simTime(provisioning[k], `provisioning.${k}`);
+  simTime(metallb.failoverDetectMs, 'provisioning.metallb.failoverDetectMs');
+  if (typeof metallb.ignoreExcludeLb !== 'boolean')
+    throw new Error('provisioning.metallb.ignoreExcludeLb must be true or false');
 
   const controlPlane: ControlPlaneSettings = {
     ...DEFAULT_CONTROL_PLANE,
     ...(input.controlPlane ?? {}),
   };
-  nonNegative(
-    controlPlane.nodeMonitorGracePeriodSeconds,
-    'controlPlane.nodeMonitorGracePeriodSeconds',
-  );
-  nonNegative(controlPlane.endpointPropagationMs, 'controlPlane.endpointPropagationMs');
-  nonNegative(
-    controlPlane.unreachableTolerationSeconds,
-    'controlPlane.unreachableTolerationSeconds',
-  );
-  nonNegative(controlPlane.readinessDelayMs, 'controlPlane.readinessDelayMs');
-  nonNegative(
-    controlPlane.terminationGracePeriodSeconds,
-    'controlPlane.terminationGracePeriodSeconds',
-  );
+  for (const k of [
+    'nodeMonitorGracePeriodSeconds',
+    'unreachableTolerationSeconds',
+    'terminationGracePeriodSeconds',
+  ] as const) {
+    nonNegative(controlPlane[k], `controlPlane.${k}`);
+    simTime(controlPlane[k] * 1000, `controlPlane.${k} (as ms)`);
+  }
+  simTime(controlPlane.endpointPropagationMs, 'controlPlane.endpointPropagationMs');
+  simTime(controlPlane.readinessDelayMs, 'controlPlane.readinessDelayMs');
+  if (controlPlane.appExitAfterSigtermMs !== undefined)
+    simTime(controlPlane.appExitAfterSigtermMs, 'controlPlane.appExitAfterSigtermMs');
 
   const nodes = new Set(base.nodes.map((n) => n.name));
+  if (input.events.length > MAX_EVENTS)
+    throw new Error(`events: at most ${MAX_EVENTS} events, not ${input.events.length}`);
+  input.events.forEach((e, i) => {
+    simTime(e.at, `events[${i}].at (${e.kind})`);
+    if ('node' in e && !nodes.has(e.node))
+      throw new Error(`event ${e.kind}: no node "${e.node}" (nodes: ${[...nodes].join(', ')})`);
+  });
   const events = [...input.events]
     .map((e, i) => ({ e, i }))
     .sort((a, b) => a.e.at - b.e.at || a.i - b.i)
     .map(({ e }) => e);
-  for (const e of events) {
-    nonNegative(e.at, `event ${e.kind} at`);
-    if ('node' in e && !nodes.has(e.node))
-      throw new Error(`event ${e.kind}: no node "${e.node}" (nodes: ${[...nodes].join(', ')})`);
-  }
 
   const cp = controlPlane;
   let horizon = 60_000;
@@ -142,14 +176,20 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
           cp.readinessDelayMs +
           30_000;
     }
-    if (e.kind === 'drain-node' || e.kind === 'kill-pod' || e.kind === 'scale')
+    if (
+      e.kind === 'drain-node' ||
+      e.kind === 'scale-down-node' ||
+      e.kind === 'kill-pod' ||
+      e.kind === 'scale'
+    )
       tail = cp.terminationGracePeriodSeconds * 1000 + cp.readinessDelayMs + 30_000;
     horizon = Math.max(horizon, e.at + tail);
   });
+  horizon = Math.min(horizon, MAX_SIM_MS);
   const w = input.workload ?? {};
   const startMs = w.startMs ?? 0;
   if (input.horizonMs !== undefined) {
-    nonNegative(input.horizonMs, 'horizonMs');
+    simTime(input.horizonMs, 'horizon');
     horizon = input.horizonMs;
   }
   const workload: ConnectionWorkload = {
@@ -163,11 +203,21 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
   positiveInt(workload.count, 'workload.count', 0);
   if (workload.count > MAX_CONNECTIONS)
     throw new Error(`workload.count must be at most ${MAX_CONNECTIONS}, not ${workload.count}`);
-  nonNegative(workload.startMs, 'workload.startMs');
-  nonNegative(workload.periodMs, 'workload.periodMs');
-  nonNegative(workload.holdMs, 'workload.holdMs');
+  simTime(workload.startMs, 'workload.startMs');
+  simTime(workload.periodMs, 'workload.periodMs');
+  simTime(workload.holdMs, 'workload.holdMs');
+  simTime(workload.startMs + workload.periodMs, 'workload.startMs + workload.periodMs');
+  (workload.longLived ?? []).forEach((l, i) => {
+    simTime(l.openedAt, `workload.longLived[${i}].openedAt`);
+    if (l.closesAt !== undefined) simTime(l.closesAt, `workload.longLived[${i}].closesAt`);
+  });
   if (input.horizonMs === undefined)
     horizon = Math.max(horizon, workload.startMs + workload.periodMs);
+  const probes = Math.ceil(horizon / (healthCheck.intervalSeconds * 1000)) * base.nodes.length;
+  if (provisioning.controller === 'cloud' && probes > MAX_PROBES)
+    throw new Error(
+      `healthCheck.intervalSeconds: ${base.nodes.length} nodes probed every ${healthCheck.intervalSeconds} s for ${horizon / 1000} s make ${probes} probes, more than the ${MAX_PROBES} one run may send; shorten the horizon or lengthen the interval`,
+    );
   const seed = input.seed ?? input.scene.seed;
   if (!Number.isSafeInteger(seed)) throw new Error(`seed must be a whole number, not ${seed}`);
   return { healthCheck, provisioning, controlPlane, workload, seed, horizonMs: horizon, events };

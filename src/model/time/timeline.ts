@@ -135,6 +135,8 @@ export function simulate(input: TimelineInput): Timeline {
     address: engine.address,
     entries: engine.entries,
     probes: engine.probes,
+    registeredAt: engine.registeredAt,
+    targets: engine.targets,
     rotation: engine.rotation,
     svc: engine.svc,
     epochs,

@@ -65,6 +65,13 @@ export interface MetalLbSettings {
    * another speaker takes the address over and sends gratuitous ARP.
    */
   failoverDetectMs: SimMs;
+  /**
+   * The speaker's `--ignore-exclude-lb` flag (Helm `speaker.ignoreExcludeLB`). Default false:
+   * speakers on nodes labelled `node.kubernetes.io/exclude-from-external-load-balancers`
+   * never announce (metallb `speaker/layer2_controller.go` `speakersForPool`,
+   * `k8s/nodes.IsNodeExcludedFromBalancers`: the label's presence, whatever its value).
+   */
+  ignoreExcludeLb: boolean;
 }
 
 /**
@@ -119,6 +126,14 @@ export type TimelineEvent =
   | { at: SimMs; kind: 'drain-node'; node: string }
   /** `kubectl uncordon`. */
   | { at: SimMs; kind: 'uncordon-node'; node: string }
+  /**
+   * cluster-autoscaler scales the node down: it adds the taint
+   * `ToBeDeletedByClusterAutoscaler:NoSchedule` and evicts the node's Pods. kube-proxy on the
+   * node then answers `/healthz` with 503 and `"nodeEligible": false` while it keeps
+   * forwarding (KEP-3836), so the balancer drains the node before it goes. The run keeps the
+   * machine up; schedule `fail-node` after it to power it off.
+   */
+  | { at: SimMs; kind: 'scale-down-node'; node: string }
   /** `kubectl delete pod` (graceful, `terminationGracePeriodSeconds`); the Deployment replaces it. */
   | { at: SimMs; kind: 'kill-pod'; pod: string }
   /** `kubectl scale deployment --replicas=N` for the Service's backends. */
@@ -185,6 +200,7 @@ export type Actor =
   | 'endpointslice-controller'
   | 'kubelet'
   | 'kube-proxy'
+  | 'cluster-autoscaler'
   | 'metallb-controller'
   | 'metallb-speaker'
   | 'scheduler'
@@ -296,7 +312,8 @@ export interface SvcRow {
  * - `drained`: its Pod was terminating; conntrack kept it on the Pod and it closed normally
  *   before the Pod exited.
  * - `reset`: still open when its Pod's process exited (SIGKILL at the end of the grace
- *   period): the node's kernel answers the next segment with RST.
+ *   period): the kernel closed the dead process's socket (a FIN, or an RST when data was left
+ *   unread), so the application never finished the exchange.
  */
 export type ConnectionFate =
   | 'completed'
@@ -376,11 +393,22 @@ export interface Epoch {
   paths: PathOption[];
 }
 
-/** The window in which new connections still go to a dead node (issue 6, §4). */
+/**
+ * What a node's death cost new connections (issue 6, §4), in two windows.
+ * 1. The balancer's: from the failure until the balancer takes the node out of rotation
+ *    (health checks); new connections sent *to* the node time out.
+ * 2. kube-proxy's: from the failure until kube-proxy on the other nodes stops using the dead
+ *    node's Pods — the node lifecycle controller marks the node `NotReady` after
+ *    `--node-monitor-grace-period`, its Pods' endpoints turn `ready: false`, and kube-proxy
+ *    syncs `endpointPropagationMs` later. Meanwhile healthy nodes keep DNATing new connections
+ *    to those Pods, and they time out too.
+ */
 export interface DeadNodeWindow {
   node: string;
   /** When the node died. */
   failedAt: SimMs;
+  /** Whether the node was in the balancer's rotation (MetalLB: announcing) when it died. */
+  wasInRotation: boolean;
   /** When the balancer took it out of rotation; null if it never did within the run. */
   leftRotationAt: SimMs | null;
   /** `leftRotationAt − failedAt`, ms; null when it never left. */
@@ -394,6 +422,22 @@ export interface DeadNodeWindow {
   connectionsSent: number;
   /** What the model's probabilities expect for `connectionsSent`: Σ over the window's epochs of (connections × the node's share). */
   expectedConnectionsSent: number;
+  /** `ip` of each of the node's Pods whose endpoint was ready when the node died (what other nodes kept DNATing to). */
+  staleEndpoints: string[];
+  /**
+   * When kube-proxy stopped using those endpoints (the sync after the node was marked
+   * `NotReady`), or the node's return if earlier; null if neither happened within the run or
+   * `staleEndpoints` is empty.
+   */
+  endpointsUpdatedAt: SimMs | null;
+  /**
+   * New connections of the workload that entered another node (or came from inside the
+   * cluster) and were DNATed to one of `staleEndpoints` in [`failedAt`, `endpointsUpdatedAt`
+   * or the end of the run): they time out.
+   */
+  staleEndpointConnections: number;
+  /** What the model's probabilities expect for `staleEndpointConnections`. */
+  expectedStaleEndpointConnections: number;
 }
 
 /** Counts for one node or one Pod. */
@@ -464,6 +508,8 @@ export interface NodeState {
   unschedulable: boolean;
   /** Taint keys on the node, e.g. `node.kubernetes.io/unreachable`. */
   taints: string[];
+  /** When `ToBeDeletedByClusterAutoscaler` was added (its value is that Unix time). */
+  taintedAt?: SimMs;
 }
 
 /**
@@ -506,6 +552,14 @@ export interface Timeline {
   entries: TimelineEntry[];
   /** Every probe, sorted by (`at`, node order). */
   probes: ProbeRecord[];
+  /**
+   * When the balancer's targets were registered (every node not excluded from external load
+   * balancers; from then on each is probed), 0 when the run starts provisioned; null when no
+   * cloud balancer ever registers targets (no controller, MetalLB).
+   */
+  registeredAt: SimMs | null;
+  /** The nodes registered as the balancer's targets (empty when `registeredAt` is null). */
+  targets: string[];
   rotation: RotationChange[];
   /** `kubectl get svc` rows at each change of EXTERNAL-IP (AGE as of the row's `at`); use {@link svcRowAt} for any time. */
   svc: SvcRow[];

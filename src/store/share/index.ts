@@ -3,9 +3,16 @@
  * (localStorage), `view.ts` (store ⇄ view), `boot.ts` (which view the app opens on).
  */
 export { HASH_PREFIX, decodeState, encodeState, shareLink, validateSharedState } from './link';
-export type { DecodeResult, SharedState } from './link';
+export type { DecodeResult, SharedState, SharedTime } from './link';
 export { STORAGE_KEY, browserStorage, loadSaved, saveView } from './persist';
 export type { Restored, StorageLike } from './persist';
-export { isCanonical, openView, selectShareHash, snapshot, storeForView } from './view';
+export {
+  isCanonical,
+  openView,
+  selectShareHash,
+  snapshot,
+  storeForView,
+  timeSnapshot,
+} from './view';
 export { badLinkNotice, boot, defaultStore } from './boot';
 export type { Boot } from './boot';

@@ -10,7 +10,9 @@
 import LZString from 'lz-string';
 import type { ScenarioObject } from '../../model/k8s/objects';
 import type { SceneOptions } from '../../model/scenario/scene';
+import type { ControllerKind, HealthCheckSettings, TimelineEvent } from '../../model/time/types';
 import { DEFAULT_WALKTHROUGH } from '../../model';
+import type { TimeWorkload } from '../types';
 import { decompressBounded } from './lz';
 
 /** The format version this app writes and reads. */
@@ -28,6 +30,25 @@ export interface SharedState {
   story: number | null;
   /** The node whose rules the Rules panel shows. */
   node?: string;
+  /** The "Time & failures" view, when it is on screen: its inputs and the clock. */
+  time?: SharedTime;
+}
+
+/**
+ * The "Time & failures" view in a link: which view, the inputs of the timeline (controller,
+ * scheduled events, the health-check settings the person changed, the connections panel's
+ * workload) and the clock. The timeline itself is derived again from these and the scenario.
+ */
+export interface SharedTime {
+  view: 'time';
+  controller: ControllerKind;
+  /** Sorted by `at` when opened. */
+  events: TimelineEvent[];
+  /** Only the settings that differ from the model's defaults. */
+  healthCheck: Partial<HealthCheckSettings>;
+  workload: TimeWorkload;
+  /** The virtual clock, simulated ms. */
+  simMs: number;
 }
 
 export type DecodeResult = { ok: true; state: SharedState } | { ok: false; reason: string };
@@ -51,6 +72,25 @@ const MAX_OBJECTS = 5_000;
 const MAX_DEPTH = 64;
 const MAX_STEP = 100_000;
 const MAX_SEED = 2 ** 53 - 1;
+/**
+ * Bounds of the time view's fields, as the view's forms and the model allow them: times up to
+ * 24 h (`MAX_SIM_MS` in src/model/time/settings.ts), up to 100 replicas (`MAX_REPLICAS`),
+ * 1–100,000 connections (`MAX_CONNECTIONS`), opened over 1–3,600 s and held 0–3,600 s, a
+ * seed up to 2³¹ − 1; health checks in the ranges Google Cloud's API accepts (interval and
+ * timeout 1–300 s, thresholds 1–10). Kept here as numbers so the initial bundle does not load
+ * the time model; a unit test checks they equal the model's.
+ */
+export const TIME_LIMITS = {
+  maxSimMs: 24 * 3_600_000,
+  maxEvents: 200,
+  maxReplicas: 100,
+  maxConnections: 100_000,
+  maxPeriodMs: 3_600_000,
+  maxHoldMs: 3_600_000,
+  maxWorkloadSeed: 2 ** 31 - 1,
+  maxHealthSeconds: 300,
+  maxThreshold: 10,
+} as const;
 /** Keys that could reach an object's prototype if some code ever copied them naively. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -346,7 +386,7 @@ function validate(value: unknown, what: string): SharedState {
     return fail(
       `${what} is from an older version of this app (format ${v}; this version reads format ${SHARE_VERSION})`,
     );
-  onlyKeys(value, ['v', 'objects', 'scene', 'step', 'story', 'node'], what);
+  onlyKeys(value, ['v', 'objects', 'scene', 'step', 'story', 'node', 'time'], what);
   const story = own(value, 'story');
   const state: SharedState = {
     v: SHARE_VERSION,
@@ -359,5 +399,108 @@ function validate(value: unknown, what: string): SharedState {
   };
   if (has(value, 'objects')) state.objects = objectsOf(own(value, 'objects'));
   if (has(value, 'node')) state.node = name(own(value, 'node'), 'node');
+  if (has(value, 'time')) state.time = timeOf(own(value, 'time'));
   return state;
+}
+
+const NODE_EVENTS = [
+  'fail-node',
+  'restore-node',
+  'drain-node',
+  'uncordon-node',
+  'scale-down-node',
+] as const;
+
+function eventOf(value: unknown, path: string): TimelineEvent {
+  if (!isPlainObject(value)) return fail(`${path} must be an object`);
+  const kind = oneOf(
+    own(value, 'kind'),
+    [...NODE_EVENTS, 'kill-pod', 'scale', 'set-policy'],
+    `${path}.kind`,
+  );
+  const at = integer(own(value, 'at'), 0, TIME_LIMITS.maxSimMs, `${path}.at`);
+  if (kind === 'kill-pod') {
+    onlyKeys(value, ['at', 'kind', 'pod'], path);
+    return { at, kind, pod: name(own(value, 'pod'), `${path}.pod`) };
+  }
+  if (kind === 'scale') {
+    onlyKeys(value, ['at', 'kind', 'replicas'], path);
+    return {
+      at,
+      kind,
+      replicas: integer(own(value, 'replicas'), 0, TIME_LIMITS.maxReplicas, `${path}.replicas`),
+    };
+  }
+  if (kind === 'set-policy') {
+    onlyKeys(value, ['at', 'kind', 'policy'], path);
+    return {
+      at,
+      kind,
+      policy: oneOf(own(value, 'policy'), ['Cluster', 'Local'], `${path}.policy`),
+    };
+  }
+  onlyKeys(value, ['at', 'kind', 'node'], path);
+  return { at, kind, node: name(own(value, 'node'), `${path}.node`) };
+}
+
+function healthCheckOf(value: unknown): Partial<HealthCheckSettings> {
+  const path = 'time.healthCheck';
+  if (!isPlainObject(value)) return fail(`${path} must be an object`);
+  onlyKeys(
+    value,
+    [
+      'intervalSeconds',
+      'timeoutSeconds',
+      'healthyThreshold',
+      'unhealthyThreshold',
+      'clusterTarget',
+    ],
+    path,
+  );
+  const out: Partial<HealthCheckSettings> = {};
+  for (const k of ['intervalSeconds', 'timeoutSeconds'] as const)
+    if (has(value, k))
+      out[k] = integer(own(value, k), 1, TIME_LIMITS.maxHealthSeconds, `${path}.${k}`);
+  for (const k of ['healthyThreshold', 'unhealthyThreshold'] as const)
+    if (has(value, k)) out[k] = integer(own(value, k), 1, TIME_LIMITS.maxThreshold, `${path}.${k}`);
+  if (has(value, 'clusterTarget'))
+    out.clusterTarget = oneOf(
+      own(value, 'clusterTarget'),
+      ['healthz', 'nodePort'],
+      `${path}.clusterTarget`,
+    );
+  return out;
+}
+
+function workloadOf(value: unknown): TimeWorkload {
+  const path = 'time.workload';
+  if (!isPlainObject(value)) return fail(`${path} must be an object`);
+  onlyKeys(value, ['count', 'periodMs', 'holdMs', 'seed', 'client', 'longLivedClient'], path);
+  const w: TimeWorkload = {
+    count: integer(own(value, 'count'), 1, TIME_LIMITS.maxConnections, `${path}.count`),
+    periodMs: integer(own(value, 'periodMs'), 1, TIME_LIMITS.maxPeriodMs, `${path}.periodMs`),
+    holdMs: integer(own(value, 'holdMs'), 0, TIME_LIMITS.maxHoldMs, `${path}.holdMs`),
+    seed: integer(own(value, 'seed'), 0, TIME_LIMITS.maxWorkloadSeed, `${path}.seed`),
+  };
+  if (has(value, 'client')) w.client = name(own(value, 'client'), `${path}.client`);
+  if (has(value, 'longLivedClient'))
+    w.longLivedClient = name(own(value, 'longLivedClient'), `${path}.longLivedClient`);
+  return w;
+}
+
+function timeOf(value: unknown): SharedTime {
+  if (!isPlainObject(value)) return fail('time must be an object');
+  onlyKeys(value, ['view', 'controller', 'events', 'healthCheck', 'workload', 'simMs'], 'time');
+  const events = own(value, 'events');
+  if (!Array.isArray(events)) return fail('time.events must be a list');
+  if (events.length > TIME_LIMITS.maxEvents)
+    fail(`time.events has more than ${TIME_LIMITS.maxEvents} entries`);
+  return {
+    view: oneOf(own(value, 'view'), ['time'], 'time.view'),
+    controller: oneOf(own(value, 'controller'), ['cloud', 'none', 'metallb-l2'], 'time.controller'),
+    events: events.map((e, i) => eventOf(e, `time.events[${i}]`)),
+    healthCheck: healthCheckOf(own(value, 'healthCheck')),
+    workload: workloadOf(own(value, 'workload')),
+    simMs: integer(own(value, 'simMs'), 0, TIME_LIMITS.maxSimMs, 'time.simMs'),
+  };
 }

@@ -8,7 +8,7 @@ import { selectCluster } from '../selectors';
 import { createAppStore } from '../store';
 import type { AppStore, Store } from '../types';
 import { SHARE_VERSION, shareLink } from './link';
-import type { SharedState } from './link';
+import type { SharedState, SharedTime } from './link';
 
 let canonicalJson: string | undefined;
 const canonicalCache = new WeakMap<ScenarioObject[], boolean>();
@@ -24,8 +24,30 @@ export function isCanonical(objects: ScenarioObject[]): boolean {
   return hit;
 }
 
-/** The view on screen, as a link carries it (objects left out when canonical). */
+/**
+ * The time view's part of a link, when it is on screen. The clock in whole ms when paused;
+ * while it runs, in whole seconds (so the link, and whatever shows it, changes once a second,
+ * not every frame).
+ */
+export function timeSnapshot(s: Store): SharedTime | undefined {
+  const t = s.time;
+  if (t.view !== 'time') return undefined;
+  return {
+    view: 'time',
+    controller: t.controller,
+    events: t.events,
+    healthCheck: t.healthCheck,
+    workload: t.workload,
+    simMs: t.playing ? Math.floor(t.simMs / 1000) * 1000 : Math.round(t.simMs),
+  };
+}
+
+/**
+ * The view on screen, as a link carries it (objects left out when canonical; the time view's
+ * inputs and clock when it is on screen).
+ */
 export function snapshot(s: Store): SharedState {
+  const time = timeSnapshot(s);
   return {
     v: SHARE_VERSION,
     ...(isCanonical(s.objects) ? {} : { objects: s.objects }),
@@ -33,6 +55,7 @@ export function snapshot(s: Store): SharedState {
     step: s.playback.stepIndex,
     story: s.ui.walkthroughStep,
     ...(s.ui.selectedNode ? { node: s.ui.selectedNode } : {}),
+    ...(time ? { time } : {}),
   };
 }
 
@@ -44,7 +67,8 @@ export const selectShareHash = (s: Store): string | null => {
 
 /**
  * Puts the store on exactly `view`, paused: its objects and scene, then its step (clamped to the
- * trace), walkthrough step and node (when the cluster has that node).
+ * trace), walkthrough step and node (when the cluster has that node); then the view on screen —
+ * "Time & failures" with its inputs and clock when `view.time` is set, else the trace view.
  */
 export function openView(store: AppStore, view: SharedState): void {
   const s = store.getState();
@@ -64,6 +88,10 @@ export function openView(store: AppStore, view: SharedState): void {
         ? current
         : (nodes[0] ?? '');
   if (node !== current) s.selectNode(node);
+  if (view.time) {
+    const { controller, healthCheck, events, workload, simMs } = view.time;
+    s.openTime({ controller, healthCheck, events, workload, simMs });
+  } else if (store.getState().time.view === 'time') s.setView('trace');
 }
 
 /** A new store opened on `view`. */

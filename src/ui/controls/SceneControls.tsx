@@ -1,4 +1,5 @@
 import {
+  nodeIsDown,
   run,
   setDelivery,
   setIpMode,
@@ -91,7 +92,8 @@ export function SceneControls() {
         <legend>Nodes (or click a node in the drawing)</legend>
         <div className="node-buttons">
           {cluster?.nodes.map((n) => {
-            const failed = scene.failedNodes.includes(n.name);
+            // Down either way: failed here, or down in the timeline moment this trace shows.
+            const failed = nodeIsDown(scene, n.name);
             return (
               <CommandButton
                 key={n.name}

@@ -1,6 +1,7 @@
 import { DEFAULT_WALKTHROUGH } from '../../model';
 import { goToStory, nextStory, prevStory, run } from '../../store/commands';
-import { selectWalkthroughStep, useAppStore, useAppStoreApi } from '../../store';
+import { selectScene, selectWalkthroughStep, useAppStore, useAppStoreApi } from '../../store';
+import { openedByTutorial } from '../tutorial/stash';
 import { CommandButton } from '../controls/CommandButton';
 
 /** The walkthrough: its story steps; opening one sets its scene and jumps to its trace step. */
@@ -9,6 +10,7 @@ export function WalkthroughPanel() {
   const active = useAppStore(selectWalkthroughStep);
   const steps = DEFAULT_WALKTHROUGH.steps;
   const story = active === null ? undefined : steps[active];
+  const fromTutorial = openedByTutorial(useAppStore(selectScene));
   return (
     <div className="walkthrough" data-walkthrough-step={active ?? ''}>
       <p className="walkthrough-title">{DEFAULT_WALKTHROUGH.title}</p>
@@ -32,7 +34,9 @@ export function WalkthroughPanel() {
           <p>{story.body}</p>
         ) : (
           <p className="muted">
-            You changed the scene yourself. Pick a story step to go back to the walkthrough.
+            {fromTutorial
+              ? 'Opened from the tutorial: this scene is not one of the walkthrough’s steps. Pick a story step to follow the walkthrough.'
+              : 'You changed the scene yourself. Pick a story step to go back to the walkthrough.'}
           </p>
         )}
       </div>

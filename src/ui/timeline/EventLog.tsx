@@ -3,20 +3,23 @@ import type { ConnectionFate, ConnectionRecord, Timeline } from '../../model/tim
 import { useAppStore, useAppStoreApi } from '../../store';
 import { seek } from './commands';
 import { useTimeline } from './context';
-import { clockText, count, plural, seconds } from './format';
+import { clockText, count, seconds } from './format';
 import { openAsTrace } from './openAsTrace';
+import { deadNodeText, pathText } from './windows';
 
 /** What each fate means, for the summary. */
 const FATE_TEXT: Record<ConnectionFate, string> = {
   completed: 'completed normally',
   open: 'still open at the end of the run',
-  'timed-out': 'timed out: the SYN went to a dead node or Pod and nothing answered',
+  'timed-out':
+    'timed out: the SYN went to a dead node, or was DNATed to a Pod on one, and nothing answered',
   refused: 'refused: kube-proxy had no endpoint for them',
   'no-address': 'never sent: EXTERNAL-IP was still <pending>',
   blackholed:
     'blackholed: open when a node on their path died; packets vanish until the client gives up',
   drained: 'drained: their Pod was terminating, conntrack kept them on it and they finished',
-  reset: 'reset: still open when their Pod’s process exited, so the node answered with RST',
+  reset:
+    'reset: still open when their Pod’s process was killed at the end of its grace period; the kernel closed the sockets (a FIN, or an RST if data was unread), before the application had finished',
 };
 
 const FATE_ORDER: ConnectionFate[] = [
@@ -65,7 +68,6 @@ export function EventLog() {
       wrap.scrollTop = Math.max(0, row.offsetTop - wrap.clientHeight / 2);
   }, [past]);
   const horizon = timeline.settings.horizonMs;
-  const hc = timeline.settings.healthCheck;
   const fates = useMemo(() => {
     const m = new Map<ConnectionFate, number>();
     for (const c of timeline.connections) m.set(c.fate, (m.get(c.fate) ?? 0) + 1);
@@ -74,30 +76,33 @@ export function EventLog() {
   return (
     <div className="what-happens">
       {timeline.deadNodeWindows.length > 0 && (
-        <ul className="dead-windows" aria-label="Dead node still in rotation">
-          {timeline.deadNodeWindows.map((w) => (
-            <li
-              key={`${w.node}-${w.failedAt}`}
-              className="dead-window"
-              data-testid="dead-window"
-              data-node={w.node}
-              data-count={w.connectionsSent}
-              data-failed-at={w.failedAt}
-              data-left-at={w.leftRotationAt ?? ''}
-            >
-              <strong>
-                {w.node} was dead but still in rotation{' '}
-                {w.leftRotationAt === null
-                  ? `from ${clockText(w.failedAt)} to the end of the run`
-                  : `from ${clockText(w.failedAt)} to ${clockText(w.leftRotationAt)} (${seconds(w.durationMs ?? 0)})`}
-                : {plural(w.connectionsSent, 'new connection')} still sent to it.
-              </strong>{' '}
-              The balancer only notices after {hc.unhealthyThreshold} failed probes in a row,{' '}
-              {hc.intervalSeconds} s apart, the last one waiting {hc.timeoutSeconds} s: at most{' '}
-              {seconds(w.boundMs)} (interval {hc.intervalSeconds} s × unhealthy threshold{' '}
-              {hc.unhealthyThreshold}, plus the timeout).
-            </li>
-          ))}
+        <ul className="dead-windows" aria-label="What a dead node cost new connections">
+          {timeline.deadNodeWindows.map((w) => {
+            const text = deadNodeText(w, timeline);
+            return (
+              <li
+                key={`${w.node}-${w.failedAt}`}
+                className={`dead-window${w.wasInRotation ? '' : ' not-in-rotation'}`}
+                data-testid="dead-window"
+                data-node={w.node}
+                data-count={w.connectionsSent}
+                data-failed-at={w.failedAt}
+                data-left-at={w.leftRotationAt ?? ''}
+                data-in-rotation={w.wasInRotation}
+                data-stale-count={w.staleEndpointConnections}
+                data-endpoints-updated-at={w.endpointsUpdatedAt ?? ''}
+              >
+                <p>
+                  <strong>{text.balancer.headline}</strong> {text.balancer.detail}
+                </p>
+                {text.stale && (
+                  <p data-testid="stale-window">
+                    <strong>{text.stale.headline}</strong> {text.stale.detail}
+                  </p>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
       <div className="fates" data-testid="fates">
@@ -217,6 +222,7 @@ function ConnectionList({ timeline }: { timeline: Timeline }) {
               <th scope="col">opened</th>
               <th scope="col">path</th>
               <th scope="col">fate</th>
+              <th scope="col">why it ended so</th>
               <th scope="col">
                 <span className="visually-hidden">Open</span>
               </th>
@@ -232,16 +238,9 @@ function ConnectionList({ timeline }: { timeline: Timeline }) {
               >
                 <td className="mono">{c.id}</td>
                 <td className="mono">{seconds(c.openedAt)}</td>
-                <td>
-                  {c.lbTarget ?? '—'} →{' '}
-                  {c.pod ?? (c.endpoint ? `${c.endpoint} (no answer)` : 'no endpoint')}
-                  {c.crossNode ? ' (cross-node)' : ''}
-                  {c.snat ? ' · SNAT' : ''}
-                </td>
-                <td title={c.fateReason}>
-                  {c.fate}
-                  <span className="visually-hidden">: {c.fateReason}</span>
-                </td>
+                <td className="path">{pathText(c, timeline)}</td>
+                <td className="mono">{c.fate}</td>
+                <td className="why">{c.fateReason}</td>
                 <td>
                   <button
                     type="button"

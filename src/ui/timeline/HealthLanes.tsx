@@ -2,17 +2,29 @@ import { useId, useMemo, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { ProbeRecord, TimelineEvent } from '../../model/time/types';
 import { useAppStoreApi } from '../../store';
-import { seek } from './commands';
+import { shortName } from '../traceView';
+import { seek, togglePlay } from './commands';
 import { useSimMs, useTimeline } from './context';
 import { eventGlyph, eventText, plural, seconds } from './format';
 import { linearScale } from './scale';
-import { laneNodes, probeMark, probeResultText, probeSentence, rotationSpans } from './lanes';
+import {
+  laneNodes,
+  probeMark,
+  probeResultText,
+  probeSentence,
+  registrationOf,
+  rotationSpans,
+} from './lanes';
 
 const W = 1000;
 const LABEL_W = 128;
 const RIGHT = 12;
 const AXIS_H = 40;
 const LANE_H = 64;
+/** Width of one character of the lanes' 11 px labels, a little wide (DejaVu Sans). */
+const CHAR_W = 6.6;
+/** Characters of a node's name that fit the lane's label column (12 px bold, ~8.6 px each). */
+const LABEL_CHARS = Math.floor((LABEL_W - 14) / 8.6);
 /** Simulated ms shown when zoomed around the clock. */
 const WINDOW_MS = 90_000;
 
@@ -59,6 +71,7 @@ export function HealthLanes() {
   const horizon = timeline.settings.horizonMs;
   const [zoom, setZoom] = useState<'all' | 'window'>('all');
   const nodes = useMemo(() => laneNodes(timeline), [timeline]);
+  const registration = useMemo(() => registrationOf(timeline), [timeline]);
   const [from, to] =
     zoom === 'all' || horizon <= WINDOW_MS
       ? [0, horizon]
@@ -98,6 +111,8 @@ export function HealthLanes() {
       const svg = e.currentTarget.ownerSVGElement;
       if (next && svg) svg.querySelector<SVGGElement>(`[data-lane="${next}"]`)?.focus();
     } else if (e.key === 'Enter' && selected) seek(store, selected.at, horizon);
+    // The lane keeps ← → for its probes, but Space still plays and pauses the clock.
+    else if (e.key === ' ') togglePlay(store, horizon);
     else handled = false;
     if (handled) e.preventDefault();
   };
@@ -171,16 +186,30 @@ export function HealthLanes() {
         {nodes.map((node, li) => {
           const y0 = AXIS_H + li * LANE_H;
           const list = probesBy.get(node) ?? [];
-          const spans = rotationSpans(timeline.rotation, node, horizon);
-          const windows = timeline.deadNodeWindows.filter((w) => w.node === node);
-          const nowState =
-            spans.find((s) => s.from <= simMs && simMs < s.to)?.state ?? spans.at(-1)?.state;
+          const spans = rotationSpans(timeline.rotation, node, horizon, registration);
+          // Only a node that was in rotation when it died has a window (none for 0 s).
+          const mineWindows = timeline.deadNodeWindows.filter(
+            (w) =>
+              w.node === node &&
+              w.wasInRotation &&
+              (w.leftRotationAt === null || w.leftRotationAt > w.failedAt),
+          );
+          const nowSpan = spans.find((s) => s.from <= simMs && simMs < s.to) ?? spans.at(-1);
+          const nowState = nowSpan?.state;
+          const excluded =
+            controller === 'cloud' &&
+            registration.registeredAt !== null &&
+            !registration.targets.includes(node);
           const stateText =
             nowState === 'in'
               ? '● in rotation'
               : nowState === 'out'
-                ? '○ out of rotation'
-                : '· not a target';
+                ? nowSpan?.neverPassed
+                  ? '○ never passed'
+                  : '○ out of rotation'
+                : excluded
+                  ? '· not a target (label)'
+                  : '· not a target';
           return (
             <g
               key={node}
@@ -190,7 +219,7 @@ export function HealthLanes() {
               tabIndex={0}
               data-own-keys
               role="group"
-              aria-label={`${node}: ${plural(list.length, 'probe')}, now ${stateText.slice(2)}. ← → read the probes, ↑ ↓ change node, Enter moves the clock there.`}
+              aria-label={`${node}: ${plural(list.length, 'probe')}, now ${nowSpan?.neverPassed ? 'out of rotation, never passed a probe' : stateText.slice(2)}. ← → read the probes, ↑ ↓ change node, Enter moves the clock there, Space plays or pauses.`}
               onKeyDown={onKey(node)}
               onFocus={() => {
                 if (sel?.node !== node && list.length > 0) {
@@ -201,7 +230,8 @@ export function HealthLanes() {
             >
               <rect className="lane-bg" x={0} y={y0} width={W} height={LANE_H - 4} rx={4} />
               <text className="lane-label" x={8} y={y0 + 20}>
-                {node}
+                <title>{node}</title>
+                {shortName(node, LABEL_CHARS)}
               </text>
               <text className="lane-sub" x={8} y={y0 + 38}>
                 {stateText}
@@ -215,7 +245,7 @@ export function HealthLanes() {
                       data-band={s.state}
                       data-from={s.from}
                     >
-                      <title>{`${s.state === 'in' ? 'In rotation' : 'Out of rotation'} from t = ${seconds(s.from)}: ${s.reason}`}</title>
+                      <title>{`${s.state === 'in' ? 'In rotation' : s.neverPassed ? 'Out of rotation, never passed' : 'Out of rotation'} from t = ${seconds(s.from)}: ${s.reason}`}</title>
                       <rect
                         x={x(Math.max(s.from, from))}
                         y={y0 + 5}
@@ -225,14 +255,23 @@ export function HealthLanes() {
                       />
                       {x(Math.min(s.to, to)) - x(Math.max(s.from, from)) > 90 && (
                         <text x={x(Math.max(s.from, from)) + 4} y={y0 + 16}>
-                          {s.state === 'in' ? 'in rotation' : 'out of rotation'}
+                          {s.state === 'in'
+                            ? 'in rotation'
+                            : s.neverPassed &&
+                                x(Math.min(s.to, to)) - x(Math.max(s.from, from)) > 200
+                              ? 'out of rotation — never passed'
+                              : 'out of rotation'}
                         </text>
                       )}
                     </g>
                   ),
                 )}
-                {windows.map((w) => {
+                {mineWindows.map((w) => {
                   const end = w.leftRotationAt ?? horizon;
+                  const label = `${plural(w.connectionsSent, 'new connection')} to a dead node`;
+                  // Kept inside the plot: a window near the right edge is labelled leftwards.
+                  const right = W - RIGHT - 2;
+                  const fits = x(w.failedAt) + 3 + label.length * CHAR_W <= right;
                   return (
                     <g key={w.failedAt} className="dead-window" data-testid="dead-window-mark">
                       <title>{`${node} dead but still in rotation from t = ${seconds(w.failedAt)} to ${w.leftRotationAt === null ? 'the end' : `t = ${seconds(w.leftRotationAt)}`}: ${plural(w.connectionsSent, 'new connection')} sent to it`}</title>
@@ -242,8 +281,16 @@ export function HealthLanes() {
                         width={Math.max(2, x(end) - x(w.failedAt))}
                         height={22}
                       />
-                      <text x={x(w.failedAt) + 3} y={y0 + 56}>
-                        {`${plural(w.connectionsSent, 'new connection')} to a dead node`}
+                      <text
+                        x={
+                          fits
+                            ? x(w.failedAt) + 3
+                            : Math.min(right, Math.max(x(end), x(w.failedAt)))
+                        }
+                        y={y0 + 56}
+                        textAnchor={fits ? 'start' : 'end'}
+                      >
+                        {label}
                       </text>
                     </g>
                   );

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { HealthCheckSettings } from '../../model/time/types';
 import { useAppStoreApi } from '../../store';
-import { useTimeline } from './context';
+import { useDerived } from './context';
 import { checkHealthCheck, draftOf } from './validate';
 import type { HealthCheckDraft, HealthCheckProblems } from './validate';
 
@@ -30,20 +30,22 @@ const FIELDS: { key: NumberField; label: string; unit: string; cloud: string }[]
 ];
 
 /**
- * The balancer's health-check settings, starting from the model's defaults. Each change is
- * checked as it is typed: a valid form applies at once (the timeline recomputes); an invalid
- * field keeps its text and says what is wrong under it, and the timeline keeps the last valid
- * settings until it is fixed.
+ * The balancer's health-check settings, starting from the model's defaults (modelled on GCP's)
+ * and the changes in the store. Each change is checked as it is typed: a valid form applies at
+ * once (the timeline recomputes); an invalid field keeps its text and says what is wrong under
+ * it, and the timeline keeps the last valid settings until it is fixed. It works while the
+ * model cannot simulate too (e.g. a link whose timeout is longer than its interval), so the
+ * settings can be mended.
  */
 export function HealthSettings({ defaults }: Props) {
   const store = useAppStoreApi();
-  const timeline = useTimeline();
+  const derived = useDerived();
   const id = useId();
   const [draft, setDraft] = useState<HealthCheckDraft>(() =>
-    draftOf(timeline.settings.healthCheck),
+    draftOf({ ...defaults, ...store.getState().time.healthCheck }),
   );
   const [problems, setProblems] = useState<HealthCheckProblems>({});
-  const local = timeline.base.scene.externalTrafficPolicy === 'Local';
+  const local = derived.input.scene.externalTrafficPolicy === 'Local';
 
   const update = (next: HealthCheckDraft) => {
     setDraft(next);
@@ -64,6 +66,12 @@ export function HealthSettings({ defaults }: Props) {
       data-valid={Object.keys(problems).length === 0}
       onSubmit={(e) => e.preventDefault()}
     >
+      <p className="note" data-testid="hc-defaults-note">
+        Defaults modelled on GCP: what cloud-provider-gcp creates (every 8 s, timeout 1 s, healthy
+        1, unhealthy 3), unless the scenario’s balancer sets its own. Other clouds differ — Azure’s
+        cloud-provider probes every 5 s and takes a node out after 2 failures — so the same scenario
+        on AKS drains a dead node sooner; edit them to match your cloud.
+      </p>
       <div className="hc-fields">
         {FIELDS.map((f) => {
           const problem = problems[f.key];

@@ -1,10 +1,11 @@
 import { useId, useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
+import { MAX_REPLICAS } from '../../model/time';
 import type { TimelineEvent, TimelineEventKind } from '../../model/time/types';
 import { useAppStore, useAppStoreApi } from '../../store';
 import type { Store } from '../../store';
 import { schedule, toggleNodeNow } from './commands';
-import { useSimMs, useTimeline } from './context';
+import { useDerived, useSimMs } from './context';
 import { epochAt } from '../../store/timelineDerive';
 import { clockText, eventText, seconds } from './format';
 import { laneNodes } from './lanes';
@@ -15,53 +16,78 @@ const ACTIONS: { kind: TimelineEventKind; label: string }[] = [
   { kind: 'restore-node', label: 'Restore node' },
   { kind: 'drain-node', label: 'Drain node (cordon + evict)' },
   { kind: 'uncordon-node', label: 'Uncordon node' },
+  { kind: 'scale-down-node', label: 'Scale node down (cluster-autoscaler)' },
   { kind: 'kill-pod', label: 'Kill pod' },
   { kind: 'scale', label: 'Scale Deployment to N' },
   { kind: 'set-policy', label: 'Set externalTrafficPolicy' },
 ];
 
 const MAX_AT_S = 3600;
-const MAX_REPLICAS = 50;
 
 const selectEvents = (s: Store) => s.time.events;
 
 /**
  * Failures and changes at a chosen time: a form that adds an event (fail, restore, drain,
- * uncordon, kill pod, scale, set policy) at a time in seconds, the list of scheduled events
- * (each removable), and quick buttons that fail or restore a node at the current time.
+ * uncordon, scale a node down, kill pod, scale, set policy) at a time in seconds, the list of
+ * scheduled events (each removable; one the run leaves out says why), and quick buttons that
+ * fail or restore a node at the current time. It works without a timeline too (when the model
+ * could not simulate), from the scenario's own nodes and Pods, so a bad event can always be
+ * removed. "Kill pod" offers the Pods that back the Service at the chosen time.
  */
 export function ScheduleForm() {
   const store = useAppStoreApi();
-  const timeline = useTimeline();
+  const derived = useDerived();
+  const timeline = derived.ok ? derived.timeline : null;
+  const objects = derived.input.objects;
   const simMs = useSimMs();
   const events = useAppStore(selectEvents);
   const id = useId();
-  const nodes = useMemo(() => laneNodes(timeline), [timeline]);
-  const pods = useMemo(() => {
-    const keys = new Set<string>();
-    for (const e of timeline.epochs) for (const p of e.state.pods) keys.add(p.key);
-    return [...keys].sort();
-  }, [timeline]);
+  const nodes = useMemo(
+    () =>
+      timeline
+        ? laneNodes(timeline)
+        : objects.filter((o) => o.kind === 'Node').map((o) => o.metadata?.name ?? ''),
+    [timeline, objects],
+  );
+  const skipped = useMemo(
+    () => new Map(derived.skipped.map((x) => [x.index, x.reason])),
+    [derived.skipped],
+  );
   const [kind, setKind] = useState<TimelineEventKind>('fail-node');
   const [target, setTarget] = useState('');
   const [replicas, setReplicas] = useState('3');
   const [policy, setPolicy] = useState<'Cluster' | 'Local'>(
-    timeline.base.scene.externalTrafficPolicy === 'Cluster' ? 'Local' : 'Cluster',
+    derived.input.scene.externalTrafficPolicy === 'Cluster' ? 'Local' : 'Cluster',
   );
   const [at, setAt] = useState('30');
   const [error, setError] = useState<{ field: 'at' | 'replicas' | 'target'; text: string } | null>(
     null,
   );
   const [status, setStatus] = useState('');
+  // The Pods that back the Service at the chosen time (the clock's, while "At" is not a number).
+  const atChecked = checkInt(at, { name: 'Time', min: 0, max: MAX_AT_S });
+  const podsAtMs = atChecked.ok ? atChecked.value * 1000 : simMs;
+  const pods = useMemo(() => {
+    if (!timeline)
+      return objects
+        .filter((o) => o.kind === 'Pod')
+        .map((o) => `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`)
+        .sort();
+    return (epochAt(timeline, podsAtMs)?.state.pods ?? [])
+      .filter((p) => p.phase !== 'Terminating')
+      .map((p) => p.key)
+      .sort();
+  }, [timeline, objects, podsAtMs]);
 
   const isNode =
     kind === 'fail-node' ||
     kind === 'restore-node' ||
     kind === 'drain-node' ||
-    kind === 'uncordon-node';
+    kind === 'uncordon-node' ||
+    kind === 'scale-down-node';
   const targets = isNode ? nodes : kind === 'kill-pod' ? pods : [];
   const chosen = targets.includes(target) ? target : (targets[0] ?? '');
-  const failedNow = epochAt(timeline, simMs)?.failedNodes ?? [];
+  const failedNow = (timeline && epochAt(timeline, simMs)?.failedNodes) || [];
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -71,7 +97,13 @@ export function ScheduleForm() {
     let event: TimelineEvent;
     if (isNode || kind === 'kill-pod') {
       if (!chosen)
-        return setError({ field: 'target', text: 'There is nothing to choose as a target.' });
+        return setError({
+          field: 'target',
+          text:
+            kind === 'kill-pod'
+              ? `No Pod backs the Service at ${clockText(ms)}: there is nothing to kill then.`
+              : 'There is nothing to choose as a target.',
+        });
       event =
         kind === 'kill-pod'
           ? { at: ms, kind, pod: chosen }
@@ -200,8 +232,14 @@ export function ScheduleForm() {
       ) : (
         <ol className="event-list" aria-label="Scheduled changes" data-testid="event-list">
           {events.map((e, i) => (
-            <li key={`${i}-${e.at}-${e.kind}`} data-event-kind={e.kind} data-event-at={e.at}>
+            <li
+              key={`${i}-${e.at}-${e.kind}`}
+              data-event-kind={e.kind}
+              data-event-at={e.at}
+              data-skipped={skipped.has(i) ? 'true' : undefined}
+            >
               <span className="mono">t = {seconds(e.at)}</span> {eventText(e)}{' '}
+              {skipped.has(i) && <span className="skipped">(skipped: {skipped.get(i)}) </span>}
               <button
                 type="button"
                 className="link"

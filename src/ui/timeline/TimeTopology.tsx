@@ -29,6 +29,18 @@ export const TimeTopology = memo(function TimeTopology({
   const epochIndex = useAppStore((s) => epochAt(timeline, s.time.simMs)?.index ?? 0);
   const epoch = timeline.epochs[epochIndex];
   const snapshot = useMemo(() => stateAt(timeline, epoch?.from ?? 0), [timeline, epoch]);
+  // When each node's first probe result was known (a node that never passed shows as out).
+  const firstProbe = useMemo(() => {
+    const m = new Map<string, number>();
+    for (const p of timeline.probes) if (!m.has(p.node)) m.set(p.node, p.doneAt);
+    return m;
+  }, [timeline]);
+  const probed = useAppStore((s) =>
+    [...firstProbe]
+      .filter(([, at]) => at <= s.time.simMs)
+      .map(([n]) => n)
+      .join(','),
+  );
   const [store] = useState(() =>
     createAppStore({ objects: snapshot.objects, scene: snapshot.scene }),
   );
@@ -78,6 +90,7 @@ export const TimeTopology = memo(function TimeTopology({
           objects={snapshot.objects}
           scene={snapshot.scene}
           stage={stage}
+          probed={probed}
         />
       )}
     </div>
@@ -90,10 +103,12 @@ interface OverlayProps {
   objects: Parameters<typeof derive>[0];
   scene: Parameters<typeof derive>[1];
   stage: ProvisioningStage | null;
+  /** Comma-separated nodes whose first probe result is known by now. */
+  probed: string;
 }
 
 /** Marks drawn over the topology, in its coordinates; they take no pointer events. */
-function Overlay({ timeline, epoch, objects, scene, stage }: OverlayProps) {
+function Overlay({ timeline, epoch, objects, scene, stage, probed }: OverlayProps) {
   const d = derive(objects, scene);
   const l = useMemo(
     () => (d.ok ? layout(d.result.cluster, VIEW_W, VIEW_H, scene.client) : undefined),
@@ -104,9 +119,11 @@ function Overlay({ timeline, epoch, objects, scene, stage }: OverlayProps) {
   const metallb = controller === 'metallb-l2';
   const none = controller === 'none';
   const announcing = epoch.state.announcingNode;
-  // A node is a target once the balancer has counted it in or out at least once.
+  // Whether the balancer has counted a node in or out at least once by now.
   const judged = (node: string) =>
     timeline.rotation.some((r) => r.node === node && r.at <= epoch.from);
+  const registered = timeline.registeredAt !== null && timeline.registeredAt <= epoch.from;
+  const probedNow = new Set(probed.split(','));
   return (
     <svg
       className="time-overlay"
@@ -163,7 +180,7 @@ function Overlay({ timeline, epoch, objects, scene, stage }: OverlayProps) {
       )}
       {l.nodes.map((n) => {
         const inRot = epoch.inRotation.includes(n.name);
-        const registered = judged(n.name);
+        const target = registered && timeline.targets.includes(n.name);
         const down = epoch.failedNodes.includes(n.name);
         const y = n.box.y + n.box.h - 26;
         const text = metallb
@@ -176,26 +193,24 @@ function Overlay({ timeline, epoch, objects, scene, stage }: OverlayProps) {
             ? down
               ? '✗ down'
               : 'NodePort only'
-            : !registered
+            : inRot
               ? down
-                ? '✗ down'
-                : epoch.published
-                  ? 'awaiting its first probe'
-                  : 'not a target yet'
-              : inRot
+                ? '✗ down · still in rotation'
+                : '● in rotation'
+              : !target
                 ? down
-                  ? '✗ down · still in rotation'
-                  : '● in rotation'
+                  ? '✗ down'
+                  : registered
+                    ? 'not a target (excluded)'
+                    : 'not a target yet'
                 : down
                   ? '✗ down · out of rotation'
-                  : '○ out of rotation';
-        const cls = metallb
-          ? announcing === n.name
-            ? 'in'
-            : 'out'
-          : registered && inRot
-            ? 'in'
-            : 'out';
+                  : judged(n.name)
+                    ? '○ out of rotation'
+                    : probedNow.has(n.name)
+                      ? '○ out · never passed'
+                      : 'awaiting its first probe';
+        const cls = metallb ? (announcing === n.name ? 'in' : 'out') : inRot ? 'in' : 'out';
         return (
           <g
             key={n.name}

@@ -5,7 +5,7 @@
  * connections. The timeline is derived from the store (scenario + time inputs) by the model.
  */
 import { useMemo } from 'react';
-import { benchmarkSampling } from '../../model/time';
+import { benchmarkSampling, benchmarkSimulate } from '../../model/time';
 import type { ControllerKind } from '../../model/time/types';
 import { useAppStore, useAppStoreApi } from '../../store';
 import type { Store } from '../../store';
@@ -16,7 +16,7 @@ import { ErrorBoundary } from '../ErrorBoundary';
 import { RadioGroup } from '../controls/RadioGroup';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { ControlPlaneStrip } from './ControlPlaneStrip';
-import { TimelineContext, useSimMs, useTimeline } from './context';
+import { TimelineContext, useDerived, useSimMs, useTimeline } from './context';
 import {
   deriveTimeline,
   entryTimes,
@@ -46,10 +46,15 @@ declare global {
   interface Window {
     /** Installed by the time view's chunk only: the model's benchmark, for scripts/bench-browser.mjs. */
     __lbTimeBench?: (count: number, seed?: number) => ReturnType<typeof benchmarkSampling>;
+    /** The same for a whole run (`simulate`), paths traced and every connection settled. */
+    __lbTimeBenchSimulate?: (count: number, seed?: number) => ReturnType<typeof benchmarkSimulate>;
   }
 }
-if (typeof window !== 'undefined')
+if (typeof window !== 'undefined') {
   window.__lbTimeBench = (count, seed) => benchmarkSampling(count, () => performance.now(), seed);
+  window.__lbTimeBenchSimulate = (count, seed) =>
+    benchmarkSimulate(count, () => performance.now(), seed);
+}
 
 const CONTROLLERS: { value: ControllerKind; label: string }[] = [
   { value: 'cloud', label: 'cloud (cloud-controller-manager)' },
@@ -117,12 +122,76 @@ export default function TimeWorkspace() {
         {derived.ok ? (
           <Workspace key={revision} times={times} />
         ) : (
-          <p className="model-error" role="alert">
-            The model could not simulate this scenario over time: {derived.error}
-          </p>
+          <ErrorWorkspace key={revision} error={derived.error} />
         )}
       </main>
     </TimelineContext.Provider>
+  );
+}
+
+/** Inputs of the time view that do not apply to this scenario, and what the run does instead. */
+function Notices() {
+  const { notices } = useDerived();
+  if (notices.length === 0) return null;
+  return (
+    <div className="time-notices" role="status" data-testid="time-notices">
+      {notices.map((n) => (
+        <p key={n}>{n}</p>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * What stays when the model cannot simulate: the message, and the inputs that may have caused
+ * it — the controller, the scheduled changes (each removable) and the health-check settings —
+ * so the view is never a dead end.
+ */
+function ErrorWorkspace({ error }: { error: string }) {
+  const store = useAppStoreApi();
+  const derived = useDerived();
+  const controller = useAppStore(selectController);
+  const { objects, scene } = derived.input;
+  const defaults = useMemo(() => {
+    try {
+      return healthCheckDefaults(objects, scene);
+    } catch (_) {
+      return null;
+    }
+  }, [objects, scene]);
+  return (
+    <>
+      <section className="stage area-stage time-error" aria-label="Topology over time">
+        <p className="model-error" role="alert" data-testid="time-error">
+          The model could not simulate this scenario over time: {error}. Change the inputs beside
+          and below (remove an event, mend a setting) or pick another controller.
+        </p>
+      </section>
+      <div className="time-side time-area-side">
+        <Notices />
+        <Panel title="Cloud controller" testId="time-status">
+          <RadioGroup
+            legend="Who implements type: LoadBalancer"
+            name="controller"
+            value={controller}
+            options={CONTROLLERS}
+            onChange={(c) => store.getState().setController(c)}
+            note="Changing it starts the run again from t = 0."
+          />
+        </Panel>
+        <Panel title="Failures and changes" testId="time-schedule">
+          <ScheduleForm />
+        </Panel>
+      </div>
+      {defaults && (
+        <Panel title="Health checks" testId="time-health" className="time-area-lanes">
+          <details className="hc-details" open>
+            <summary>Health-check settings</summary>
+            <HealthSettings defaults={defaults} />
+          </details>
+        </Panel>
+      )}
+    </>
   );
 }
 
@@ -156,6 +225,7 @@ function Workspace({ times }: { times: readonly number[] }) {
         </div>
       </section>
       <div className="time-side time-area-side">
+        <Notices />
         <Panel title="Cloud controller" testId="time-status">
           <RadioGroup
             legend="Who implements type: LoadBalancer"

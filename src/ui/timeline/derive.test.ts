@@ -55,13 +55,47 @@ describe('the run the time view shows', () => {
     expect(deriveTimeline(objects, DEFAULT_SCENE, time)).toBe(a);
   });
 
-  it('keeps a bad setting as an error value instead of throwing', () => {
+  it('keeps a bad setting as an error value instead of throwing, the events still listed', () => {
+    // Google Cloud's API refuses a timeout longer than the interval; so does the model.
     const d = deriveTimeline(objects, DEFAULT_SCENE, {
       ...INITIAL_TIME,
-      events: [{ at: 1000, kind: 'fail-node', node: 'node-9' }],
+      healthCheck: { intervalSeconds: 2, timeoutSeconds: 5 },
+      events: [{ at: 1000, kind: 'fail-node', node: 'node-1' }],
     });
     expect(d.ok).toBe(false);
-    if (!d.ok) expect(d.error).toContain('node-9');
+    if (!d.ok) expect(d.error).toContain('healthCheck.timeoutSeconds');
+    expect(d.skipped).toEqual([]);
+  });
+
+  it('flags and skips events naming a node or Pod the scenario lacks, and keeps the rest', () => {
+    // After a switch from another scenario: node-9 and the Pod web-gone are not in canonical.
+    const events = [
+      { at: 1000, kind: 'fail-node' as const, node: 'node-9' },
+      { at: 50_000, kind: 'fail-node' as const, node: 'node-1' },
+      { at: 60_000, kind: 'kill-pod' as const, pod: 'web-gone' },
+    ];
+    const d = deriveTimeline(objects, DEFAULT_SCENE, { ...INITIAL_TIME, events });
+    expect(d.ok).toBe(true);
+    expect(d.skipped).toEqual([
+      { index: 0, event: events[0], reason: 'node-9 is not in this cluster' },
+      { index: 2, event: events[2], reason: 'Pod web-gone is not in this cluster' },
+    ]);
+    if (!d.ok) return;
+    // The run has the applicable event only, exactly as if it had been the only one.
+    expect(d.timeline.base.events).toEqual([events[1]]);
+    const alone = run({ events: [events[1]!] }).timeline;
+    expect(JSON.stringify(d.timeline)).toBe(JSON.stringify(alone));
+  });
+
+  it('falls back to the Internet client when the workload’s client is not in the scenario', () => {
+    const d = deriveTimeline(objects, DEFAULT_SCENE, {
+      ...INITIAL_TIME,
+      workload: { ...INITIAL_TIME.workload, client: 'gone', longLivedClient: 'gone-too' },
+    });
+    expect(d.ok).toBe(true);
+    expect(d.notices).toHaveLength(2);
+    expect(d.notices[0]).toContain('“gone” is not in this cluster');
+    if (d.ok) expect(d.timeline.settings.workload.client).toBe('internet');
   });
 
   it('reads the model’s health-check defaults for the scenario', () => {

@@ -53,6 +53,8 @@ export function eventText(e: TimelineEvent): string {
       return `drain ${e.node}`;
     case 'uncordon-node':
       return `uncordon ${e.node}`;
+    case 'scale-down-node':
+      return `scale down ${e.node} (cluster-autoscaler)`;
     case 'kill-pod':
       return `kill pod ${e.pod}`;
     case 'scale':
@@ -73,6 +75,8 @@ export function eventGlyph(e: TimelineEvent): string {
       return '⤓';
     case 'uncordon-node':
       return '⤒';
+    case 'scale-down-node':
+      return '⇣';
     case 'kill-pod':
       return '☓';
     case 'scale':

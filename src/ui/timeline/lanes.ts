@@ -29,29 +29,71 @@ export function probeResultText(p: ProbeRecord): string {
 export interface RotationSpan {
   from: SimMs;
   to: SimMs;
-  /** `registered: false` before the node was ever a target. */
+  /** `unregistered` before the node was a target (or for a node that never is one). */
   state: 'in' | 'out' | 'unregistered';
   reason: string;
+  /** A target registered but not (yet) passing: out of rotation, never in it so far. */
+  neverPassed?: boolean;
 }
 
-/** A node's rotation state over [0, horizon), from the timeline's rotation changes. */
+/** Where the balancer's targets come from: when they were registered and which nodes they are. */
+export interface Registration {
+  /** When the targets were registered (every one is out of rotation until it passes); null: never. */
+  registeredAt: SimMs | null;
+  /** The registered nodes. */
+  targets: readonly string[];
+  /** Nodes already in rotation at t = 0 (a run that starts provisioned). */
+  inAtStart?: readonly string[];
+}
+
+/** A timeline's {@link Registration}. */
+export function registrationOf(timeline: Timeline): Registration {
+  return {
+    registeredAt: timeline.registeredAt,
+    targets: timeline.targets,
+    inAtStart: timeline.epochs[0]?.inRotation ?? [],
+  };
+}
+
+/**
+ * A node's rotation state over [0, horizon), from the timeline's rotation changes. A node
+ * registered as a target is out of rotation from its registration until its first change
+ * ("never passed"), so a node that never passes a probe is drawn out, not "not a target".
+ */
 export function rotationSpans(
   changes: readonly RotationChange[],
   node: string,
   horizonMs: SimMs,
+  registration: Registration = { registeredAt: null, targets: [] },
 ): RotationSpan[] {
   const mine = changes.filter((c) => c.node === node);
   const spans: RotationSpan[] = [];
   let from = 0;
   let state: RotationSpan['state'] = 'unregistered';
   let reason = 'not a target of the load balancer yet';
+  let never = false;
+  const push = (to: SimMs) => {
+    if (to > from) spans.push({ from, to, state, reason, ...(never ? { neverPassed: true } : {}) });
+  };
+  const reg = registration.targets.includes(node) ? registration.registeredAt : null;
+  if (registration.inAtStart?.includes(node)) {
+    state = 'in';
+    reason = 'in rotation when the run starts';
+  } else if (reg !== null && !mine.some((c) => c.at <= reg)) {
+    push(Math.min(reg, horizonMs));
+    from = reg;
+    state = 'out';
+    never = true;
+    reason = 'registered as a target: out of rotation until it passes its health check';
+  }
   for (const c of mine) {
-    if (c.at > from) spans.push({ from, to: c.at, state, reason });
-    from = c.at;
+    push(c.at);
+    from = Math.max(from, c.at);
     state = c.inRotation ? 'in' : 'out';
+    never = false;
     reason = c.reason;
   }
-  if (horizonMs > from) spans.push({ from, to: horizonMs, state, reason });
+  push(horizonMs);
   return spans;
 }
 

@@ -37,4 +37,24 @@ export function openAsTrace(store: AppStore, timeline: Timeline, connectionId: s
   const s = store.getState();
   s.setTimeSource({ ...before, openedObjects: s.objects, openedScene: s.scene });
   s.setView('trace');
+  if (typeof window !== 'undefined') focusTraceView(window);
+}
+
+/**
+ * Once the trace view is on screen (it renders after the store changed, so this waits up to
+ * half a second of frames): scrolls it to the top of the viewport and moves keyboard focus to
+ * the Narration panel's heading, so the reader lands on the connection's first step rather
+ * than at the bottom of the page, with `<body>` focused.
+ */
+export function focusTraceView(win: Window, frames = 30): void {
+  const doc = win.document;
+  const heading = doc.querySelector<HTMLElement>('[data-testid="narration"] h2');
+  const stage = doc.querySelector<HTMLElement>('main.layout:not(.time-layout)');
+  if (!heading || !stage) {
+    if (frames > 0) win.requestAnimationFrame(() => focusTraceView(win, frames - 1));
+    return;
+  }
+  stage.scrollIntoView({ block: 'start' });
+  if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+  heading.focus({ preventScroll: true });
 }

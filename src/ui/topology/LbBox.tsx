@@ -25,6 +25,27 @@ function healthMark(c: Candidate | undefined, rotation: boolean): string {
   return c.eligible ? '✓ passing' : '✗ failing';
 }
 
+/** Advance of an 11 px character in the balancer's lines (DejaVu Sans, measured: 6.6 px). */
+const LINE_CHAR_W = 6.6;
+
+/**
+ * One target's line, `name mark`, kept inside a box `boxW` wide: the name is shortened (its
+ * end kept) to what the mark leaves, and a long rotation mark becomes `○ out` / `● in` when the
+ * name would otherwise keep fewer than eight characters.
+ */
+export function targetLine(
+  name: string,
+  c: Candidate | undefined,
+  rotation: boolean,
+  boxW: number,
+): string {
+  const budget = Math.floor((boxW - 16) / LINE_CHAR_W);
+  let mark = healthMark(c, rotation);
+  if (rotation && c && budget - mark.length - 1 < Math.min(8, name.length))
+    mark = c.eligible ? '● in' : '○ out';
+  return `${shortName(name, Math.max(6, Math.min(12, budget - mark.length - 1)))} ${mark}`;
+}
+
 /**
  * Where the balancer sends a connection: ipMode Proxy always opens its own connection to the
  * NodePort; under VIP the delivery setting says whether it rewrites the destination to the
@@ -88,6 +109,7 @@ export function LbBox({
             const exit = l.lbExits[n.name];
             if (!exit) return null;
             const c = health[n.name];
+            const line = targetLine(n.name, c, scene.choices.rotation !== undefined, l.lb.w);
             return (
               <text
                 key={n.name}
@@ -96,7 +118,7 @@ export function LbBox({
                 y={exit.y + 4}
               >
                 <title>{`${n.name}: ${c ? c.status : 'no health check result in this trace'}`}</title>
-                {`${shortName(n.name, 12)} ${healthMark(c, scene.choices.rotation !== undefined)}`}
+                {line}
               </text>
             );
           })}

@@ -39,6 +39,12 @@ export function NodeBox(props: NodeBoxProps) {
   const { x, y, w, h } = l.box;
   const chars = Math.floor((w - 24) / 6.4);
   const status = props.unnoticed ? '✗ down' : node.ready && !failed ? '✓ Ready' : '✗ NotReady';
+  // Down either way (failed here, or down in a timeline moment): the button restores it.
+  const down = failed || props.unnoticed === true;
+  const downTitle =
+    node.apiReady === false
+      ? `${node.name} is down, and the node lifecycle controller has noticed: its Node reads Ready Unknown (NotReady)`
+      : `${node.name} is down, but the control plane has not noticed yet: its Node still reads Ready until node-monitor-grace-period passes`;
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
@@ -50,8 +56,8 @@ export function NodeBox(props: NodeBoxProps) {
       className={`node${failed ? ' failed' : ''}${node.ready ? '' : ' not-ready'}`}
       role="button"
       tabIndex={0}
-      aria-pressed={failed}
-      aria-label={`${node.name}, ${status.slice(2)}${failed ? ', down: restore this node' : ': fail this node'}`}
+      aria-pressed={down}
+      aria-label={`${node.name}, ${props.unnoticed ? `down (its Node reads ${node.apiReady === false ? 'NotReady' : 'Ready'})` : status.slice(2)}${failed ? ', down: restore this node' : down ? ': restore this node' : ': fail this node'}`}
       onClick={props.onToggle}
       onKeyDown={onKeyDown}
       data-place={`node:${node.name}`}
@@ -71,7 +77,7 @@ export function NodeBox(props: NodeBoxProps) {
       <rect className="box node-frame" x={x} y={y} width={w} height={h} rx={8} />
       <text className="title" x={x + 8} y={y + 18}>
         <title>{node.name}</title>
-        {shortName(node.name, 8)}
+        {shortName(node.name, l.titleChars)}
       </text>
       <text className="detail mono small" x={x + 8} y={y + 33}>
         {node.internalIP}
@@ -93,9 +99,7 @@ export function NodeBox(props: NodeBoxProps) {
           y={y + 40}
           textAnchor="end"
         >
-          {props.unnoticed && (
-            <title>{`${node.name} is down, but the control plane has not noticed yet: its Node still reads Ready until node-monitor-grace-period passes`}</title>
-          )}
+          {props.unnoticed && <title>{downTitle}</title>}
           {status}
         </text>
       )}
@@ -146,9 +150,43 @@ export function NodeBox(props: NodeBoxProps) {
           </text>
         </g>
       )}
-      {l.pods.map(({ key, pod, box: b }) => {
+      {l.pods.map(({ key, pod, box: b, compact }) => {
         const isClient = client?.location === 'Pod' && client.pod === key;
         const active = activePlace === `pod:${key}`;
+        if (compact)
+          // One line: the name (shortened in the middle, so the distinguishing suffix stays),
+          // the IP when there is room, and ✓/✗ for readiness; the whole in a tooltip.
+          return (
+            <g
+              key={key}
+              className={`pod compact${pod.ready ? '' : ' not-ready'}${active ? ' active' : ''}`}
+              data-place={`pod:${key}`}
+            >
+              <title>{`${isClient ? 'client · ' : ''}${pod.name} · ${pod.ip} · ${pod.ready ? 'Ready' : 'not Ready'}`}</title>
+              <rect className="box" x={b.x} y={b.y} width={b.w} height={b.h} rx={5} />
+              <text className="detail small" x={b.x + 6} y={b.y + 13}>
+                {shortName(`${isClient ? 'client · ' : ''}${pod.name}`, compact.nameChars)}
+              </text>
+              {compact.showIP && (
+                <text
+                  className="detail mono small"
+                  x={b.x + b.w - 20}
+                  y={b.y + 13}
+                  textAnchor="end"
+                >
+                  {pod.ip}
+                </text>
+              )}
+              <text
+                className={`detail small${pod.ready ? '' : ' bad'}`}
+                x={b.x + b.w - 6}
+                y={b.y + 13}
+                textAnchor="end"
+              >
+                {pod.ready ? '✓' : '✗'}
+              </text>
+            </g>
+          );
         return (
           <g
             key={key}
@@ -173,6 +211,25 @@ export function NodeBox(props: NodeBoxProps) {
           </g>
         );
       })}
+      {l.morePods && (
+        <g
+          className={`pod more${l.morePods.keys.some((k) => activePlace === `pod:${k}`) ? ' active' : ''}`}
+          data-more-pods={l.morePods.keys.length}
+        >
+          <title>{l.morePods.keys.map((k) => k.split('/')[1] ?? k).join(', ')}</title>
+          <rect
+            className="box"
+            x={l.morePods.box.x}
+            y={l.morePods.box.y}
+            width={l.morePods.box.w}
+            height={l.morePods.box.h}
+            rx={5}
+          />
+          <text className="detail small" x={l.morePods.box.x + 6} y={l.morePods.box.y + 13}>
+            {`+${l.morePods.keys.length} more Pod${l.morePods.keys.length === 1 ? '' : 's'}`}
+          </text>
+        </g>
+      )}
     </g>
   );
 }

@@ -4,6 +4,7 @@ import type { Cluster } from '../../model/scenario/cluster';
 import type { Place } from '../../model/trace/types';
 import type { Box, Point } from './layout';
 import { labelSlot, layout, route } from './layout';
+import { targetLine } from './LbBox';
 
 const W = 900;
 const H = 360;
@@ -87,6 +88,85 @@ describe('layout()', () => {
   });
 });
 
+/** The canonical cluster with `n` Pods on node-1 (copies of its web Pod under new names). */
+function withPods(n: number, nodeName = 'node-1'): Cluster {
+  const base = cluster.pods.find((p) => p.nodeName === 'node-1')!;
+  const others = cluster.pods.filter((p) => p.nodeName !== nodeName);
+  return {
+    ...cluster,
+    pods: [
+      ...others,
+      ...Array.from({ length: n }, (_, i) => ({
+        ...base,
+        nodeName,
+        name: `web-6d8f9c7b5-p${i}abc`,
+        ip: `10.244.1.${20 + i}`,
+      })),
+    ],
+  };
+}
+
+describe('Pods in a node (rev-time finding 17: three Pods on one node overlapped)', () => {
+  it.each([1, 2, 3, 4, 5, 8, 20])('%i Pods on one node never overlap and stay inside it', (n) => {
+    for (const client of ['internet', 'node']) {
+      const l = layout(withPods(n), W, H, client);
+      const node = l.nodes.find((x) => x.name === 'node-1')!;
+      const boxes = [
+        node.kubeProxy,
+        ...(node.host ? [node.host] : []),
+        ...node.pods.map((p) => p.box),
+        ...(node.morePods ? [node.morePods.box] : []),
+      ];
+      for (const b of boxes) expect(boxInside(b, node.box)).toBe(true);
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++)
+          expect(overlap(boxes[i]!, boxes[j]!), `${n} pods, ${client}: ${i}/${j}`).toBe(false);
+      // Every Pod is drawn or counted in "+N more", and every one has an anchor in the node.
+      expect(node.pods.length + (node.morePods?.keys.length ?? 0)).toBe(n);
+      for (const p of withPods(n).pods.filter((x) => x.nodeName === 'node-1'))
+        expect(inside(l.anchors[`pod:${p.namespace}/${p.name}`]!, node.box)).toBe(true);
+      // A box is tall enough for its lines: two lines need 38 px, one 18 px.
+      for (const p of node.pods) expect(p.box.h).toBeGreaterThanOrEqual(p.compact ? 18 : 38);
+    }
+  });
+
+  it('two Pods keep two-line boxes; three or more get one line each with a shortened name', () => {
+    expect(layout(withPods(2), W, H).nodes[0]!.pods.every((p) => !p.compact)).toBe(true);
+    const three = layout(withPods(3), W, H).nodes[0]!.pods;
+    expect(three.every((p) => p.compact)).toBe(true);
+    // name (6.4 px a character) + IP (6.7 px) + ✓ fit the box with their gaps.
+    for (const p of three) {
+      const c = p.compact!;
+      const used = 6 + c.nameChars * 6.4 + 10 + (c.showIP ? p.pod.ip.length * 6.7 : 0) + 20;
+      expect(used).toBeLessThanOrEqual(p.box.w);
+    }
+  });
+});
+
+describe('node titles and NodePort badges (rev-time finding 17: long names ran into the badge)', () => {
+  /** Canonical nodes renamed as AKS names them. */
+  const aks = {
+    ...cluster,
+    nodes: cluster.nodes.map((n, i) => ({ ...n, name: `aks-nodepool1-38290761-vmss00000${i}` })),
+  };
+  it('a short name sits beside the badge; a long one gets the row and the badge moves under it', () => {
+    const short = layout(cluster, W, H).nodes[0]!;
+    // "node-1" (6 characters, ≤ 9.4 px each in 13 px bold) ends before the badge starts.
+    expect(short.box.x + 8 + 6 * 9.4).toBeLessThan(short.nodePortBadge.x);
+    expect(short.nodePortBadge.y).toBe(short.box.y + 6);
+    for (const n of layout(aks, W, H).nodes) {
+      const titleEnd = n.box.x + 8 + n.titleChars * 9.4;
+      expect(titleEnd).toBeLessThanOrEqual(n.box.x + n.box.w - 8);
+      // The badge is under the title and the address (baseline y + 33), above kube-proxy.
+      expect(n.nodePortBadge.y).toBeGreaterThanOrEqual(n.box.y + 36);
+      expect(n.nodePortBadge.y + n.nodePortBadge.h).toBeLessThanOrEqual(n.kubeProxy.y);
+      expect(boxInside(n.nodePortBadge, n.box)).toBe(true);
+      // Enough of the name is left to tell the nodes apart (shortName keeps the end).
+      expect(n.titleChars).toBeGreaterThanOrEqual(15);
+    }
+  });
+});
+
 describe('route()', () => {
   const l = layout(cluster, W, H, 'internet');
   it('starts at the from anchor and ends at the to anchor, inside the viewBox', () => {
@@ -117,5 +197,21 @@ describe('route()', () => {
       const slot = labelSlot(l, place, 180, 52);
       expect(boxInside({ ...slot, w: 180, h: 52 }, view), place).toBe(true);
     }
+  });
+});
+
+describe('the balancer’s target lines (rev-time: a long name and "out of rotation" ran out of the box)', () => {
+  const lbW = layout(cluster, W, H).lb.w;
+  const c = (eligible: boolean) => ({ id: 'n', label: 'n', probability: 0, eligible, status: '' });
+  it('keep short names and the full mark; shorten a long name and the mark to fit', () => {
+    expect(targetLine('node-2', c(false), true, lbW)).toBe('node-2 ○ out of rotation');
+    const long = targetLine('aks-nodepool1-38290761-vmss000002', c(false), true, lbW);
+    expect(long).toBe('aks-n…000002 ○ out');
+    // 6.6 px a character at 11 px, 8 px padding each side.
+    for (const line of ['node-2 ○ out of rotation', long])
+      expect(line.length * 6.6).toBeLessThanOrEqual(lbW - 16);
+    expect(targetLine('aks-nodepool1-38290761-vmss000000', c(true), false, lbW)).toBe(
+      'aks-n…000000 ✓ passing',
+    );
   });
 });

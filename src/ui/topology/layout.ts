@@ -26,6 +26,17 @@ export interface PodLayout {
   key: string;
   pod: ClusterPod;
   box: Box;
+  /**
+   * One line (name, IP, a ✓/✗) instead of two: the node has more Pods than two-line boxes fit.
+   * `nameChars`/`showIP` say how much of the line there is room for.
+   */
+  compact?: { nameChars: number; showIP: boolean };
+}
+
+/** Pods a node has no room to draw: one box that counts them (their places anchor there). */
+export interface MorePods {
+  box: Box;
+  keys: string[];
 }
 
 export interface NodeLayout {
@@ -37,6 +48,10 @@ export interface NodeLayout {
   /** A host-network client drawn inside this node (client location Node). */
   host?: Box;
   pods: PodLayout[];
+  /** Pods left out for lack of room (drawn as "+N more"). */
+  morePods?: MorePods;
+  /** How many characters of the node's name fit its title (longer names are shortened). */
+  titleChars: number;
 }
 
 export interface TopologyLayout {
@@ -60,9 +75,79 @@ export const centre = (b: Box): Point => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 }
 
 const PAD = 8;
 const NODE_HEADER = 46;
+/** The header grows by a row when a node's name and its NodePort badge do not fit side by side. */
+const BADGE_ROW = 16;
 const KP_HEIGHT = 44;
 const HOST_HEIGHT = 30;
 const POD_MAX = 46;
+/** A two-line Pod box (name; IP and readiness) needs this much height. */
+const POD_FULL_MIN = 38;
+/** A one-line Pod box. */
+const POD_COMPACT_H = 18;
+const POD_GAP = 4;
+const BADGE_W = 98;
+/**
+ * Average advance of a character, a little wide, in DejaVu Sans (the widest of the default
+ * fonts): the node title (13 px bold), 11 px text and 11 px monospace.
+ */
+const TITLE_CHAR_W = 9.4;
+const SMALL_CHAR_W = 6.4;
+const MONO_CHAR_W = 6.7;
+
+/**
+ * Lays out a node's Pods between `top` and `bottom`: two-line boxes when they fit, else
+ * one-line boxes, else as many one-line boxes as fit and a last "+N more" box.
+ */
+function podBoxes(
+  pods: readonly ClusterPod[],
+  x: number,
+  w: number,
+  top: number,
+  bottom: number,
+): { pods: PodLayout[]; more?: MorePods } {
+  const keyOf = (p: ClusterPod) => `${p.namespace}/${p.name}`;
+  const avail = bottom - top;
+  const n = pods.length;
+  const inner = { x: x + 8, w: w - 16 };
+  if (n * POD_FULL_MIN + (n - 1) * POD_GAP <= avail) {
+    const band = scaleBand<string>()
+      .domain(pods.map(keyOf))
+      .range([top, bottom])
+      .paddingInner(0.12);
+    const h = Math.min(band.bandwidth(), POD_MAX);
+    return {
+      pods: pods.map((pod) => ({
+        key: keyOf(pod),
+        pod,
+        box: { ...inner, y: band(keyOf(pod)) ?? top, h },
+      })),
+    };
+  }
+  const rows = Math.max(1, Math.floor((avail + POD_GAP) / (POD_COMPACT_H + POD_GAP)));
+  const shown = n <= rows ? n : rows - 1;
+  const step = POD_COMPACT_H + POD_GAP;
+  const line = (pod: ClusterPod): NonNullable<PodLayout['compact']> => {
+    // name … IP ✓ on one line: the glyph takes ~12 px, the IP its characters, gaps 16 px.
+    const withIP = inner.w - 16 - 12 - pod.ip.length * MONO_CHAR_W - 8;
+    const showIP = withIP >= 6 * SMALL_CHAR_W;
+    const room = showIP ? withIP : inner.w - 16 - 12;
+    return { nameChars: Math.max(3, Math.floor(room / SMALL_CHAR_W)), showIP };
+  };
+  const out: PodLayout[] = pods.slice(0, shown).map((pod, i) => ({
+    key: keyOf(pod),
+    pod,
+    box: { ...inner, y: top + i * step, h: POD_COMPACT_H },
+    compact: line(pod),
+  }));
+  if (shown === n) return { pods: out };
+  return {
+    pods: out,
+    more: {
+      box: { ...inner, y: top + shown * step, h: POD_COMPACT_H },
+      keys: pods.slice(shown).map(keyOf),
+    },
+  };
+}
 /** The balancer's text lines above its per-target rows (name, address, ipMode, delivery, heading). */
 export const LB_HEADER = 90;
 /** Room kept free at the bottom of each node for the packet's label. */
@@ -96,24 +181,36 @@ export function layout(
   const laneStep = names.length > 1 ? Math.min(9, 26 / (names.length - 1)) : 0;
   names.forEach((name, i) => (lanes[name] = clusterBox.y + 16 + i * laneStep));
 
+  // Every node's title sits left of its NodePort badge, unless the longest name does not fit
+  // there: then the badge gets a row of its own under the address (all nodes alike).
+  const nodeW = band.bandwidth();
+  const besideBadge = nodeW - 8 - 8 - BADGE_W - 6;
+  const longest = Math.max(0, ...names.map((nm) => nm.length));
+  const badgeRow = longest * TITLE_CHAR_W > besideBadge;
+  const titleChars = Math.max(4, Math.floor((badgeRow ? nodeW - 16 : besideBadge) / TITLE_CHAR_W));
+  const header = NODE_HEADER + (badgeRow ? BADGE_ROW : 0);
+
   const nodes: NodeLayout[] = cluster.nodes.map((n, index) => {
     const x = band(n.name) ?? 0;
-    const w = band.bandwidth();
+    const w = nodeW;
     const box: Box = { x, y: nodeTop, w, h: nodeBottom - nodeTop };
-    const kubeProxy: Box = { x: x + 8, y: nodeTop + NODE_HEADER, w: w - 16, h: KP_HEIGHT };
-    const nodePortBadge: Box = { x: x + w - 104, y: nodeTop + 6, w: 98, h: 18 };
+    const kubeProxy: Box = { x: x + 8, y: nodeTop + header, w: w - 16, h: KP_HEIGHT };
+    const nodePortBadge: Box = badgeRow
+      ? { x: x + 8, y: nodeTop + 40, w: BADGE_W, h: 18 }
+      : { x: x + w - BADGE_W - 6, y: nodeTop + 6, w: BADGE_W, h: 18 };
     let top = kubeProxy.y + KP_HEIGHT + 10;
     let host: Box | undefined;
     if (client?.location === 'Node' && client.nodeName === n.name) {
       host = { x: x + 8, y: top, w: w - 16, h: HOST_HEIGHT };
       top += HOST_HEIGHT + 8;
     }
-    const pods = cluster.pods.filter((p) => p.nodeName === n.name);
-    const podBand = scaleBand<string>()
-      .domain(pods.map((p) => `${p.namespace}/${p.name}`))
-      .range([top, nodeBottom - LABEL_ROOM])
-      .paddingInner(0.12);
-    const podH = Math.min(podBand.bandwidth(), POD_MAX);
+    const placed = podBoxes(
+      cluster.pods.filter((p) => p.nodeName === n.name),
+      x,
+      w,
+      top,
+      nodeBottom - LABEL_ROOM,
+    );
     return {
       name: n.name,
       index,
@@ -121,10 +218,9 @@ export function layout(
       nodePortBadge,
       kubeProxy,
       ...(host ? { host } : {}),
-      pods: pods.map((pod) => {
-        const key = `${pod.namespace}/${pod.name}`;
-        return { key, pod, box: { x: x + 8, y: podBand(key) ?? top, w: w - 16, h: podH } };
-      }),
+      pods: placed.pods,
+      ...(placed.more ? { morePods: placed.more } : {}),
+      titleChars,
     };
   });
 
@@ -147,6 +243,7 @@ export function layout(
   for (const n of nodes) {
     anchors[`node:${n.name}`] = centre(n.kubeProxy);
     for (const p of n.pods) anchors[`pod:${p.key}`] = centre(p.box);
+    if (n.morePods) for (const k of n.morePods.keys) anchors[`pod:${k}`] = centre(n.morePods.box);
   }
   let clientBox: Box | undefined;
   if (client?.location === 'Node') {

@@ -1,4 +1,4 @@
-import { memo, useId, useMemo } from 'react';
+import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ComponentProps, ReactNode } from 'react';
 import Markdown from 'react-markdown';
 import type { Components, ExtraProps } from 'react-markdown';
@@ -26,26 +26,77 @@ export function hastText(node: Element | ElementContent | undefined): string {
 
 const GLOSSARY_PREFIX = `${LEARN_PREFIX}/glossary/`;
 
-/** A link to a glossary term: the definition in its title, and a popover on keyboard focus. */
+/**
+ * A glossary term in the text: a button that shows its definition in a small popover (click or
+ * Enter toggles it; Esc closes it and focus returns to the term; a click elsewhere closes it),
+ * with a "Glossary →" link to the term's entry on the glossary page.
+ */
 function TermLink({ id, href, children }: { id: string; href: string; children: ReactNode }) {
   const { glossary } = useReader();
   const tipId = useId();
+  const [open, setOpen] = useState(false);
+  const wrapper = useRef<HTMLSpanElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const tip = useRef<HTMLSpanElement>(null);
   const entry = glossary.get(id);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (!(e.target instanceof Node) || !wrapper.current?.contains(e.target)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [open]);
+
+  // Keep the popover inside the reader: shift it left when it would stick out on the right.
+  useLayoutEffect(() => {
+    const el = tip.current;
+    if (!open || !el) return;
+    el.style.left = '';
+    const box = el.closest('.reader')?.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    if (box && r.right > box.right - 12)
+      el.style.left = `${Math.round(Math.max(box.left + 12 - r.left, box.right - 12 - r.right))}px`;
+  }, [open]);
+
   if (!entry) return <a href={href}>{children}</a>;
   const definition = plainDefinition(entry.definition);
   return (
-    <span className="term">
-      <a
-        href={href}
+    <span
+      ref={wrapper}
+      className="term"
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !open) return;
+        e.preventDefault();
+        setOpen(false);
+        button.current?.focus();
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
         className="term-link"
-        title={definition}
-        aria-describedby={tipId}
+        aria-expanded={open}
+        aria-controls={tipId}
         data-term={id}
+        onClick={() => setOpen((o) => !o)}
       >
         {children}
-      </a>
-      <span role="tooltip" id={tipId} className="term-tip">
-        <strong>{entry.term}:</strong> {definition}
+      </button>
+      <span
+        ref={tip}
+        id={tipId}
+        className="term-tip"
+        role="group"
+        aria-label={`${entry.term}, from the glossary`}
+        hidden={!open}
+        data-testid="term-tip"
+      >
+        <strong>{entry.term}:</strong> {definition}{' '}
+        <a href={href} className="term-more">
+          Glossary<span aria-hidden="true"> →</span>
+        </a>
       </span>
     </span>
   );

@@ -2,7 +2,8 @@ import { useId, useMemo, useState } from 'react';
 import { answerQuestion, questionOptions } from '../../tutorial';
 import type { Question, ResolvedScene } from '../../tutorial';
 import { readQuestionBlock } from './blockYaml';
-import { useReader } from './context';
+import { DISPLACED_NOTE, useReader } from './context';
+import { revealStage } from './layout';
 import { useScene } from './useScene';
 
 function Card({ question, scene }: { question: Question; scene: ResolvedScene }) {
@@ -21,11 +22,18 @@ function Card({ question, scene }: { question: Question; scene: ResolvedScene })
     setChecked(choice);
     saveAnswer(question.id, choice);
   };
-  const showMe = () => {
-    openInVisualiser({ ...scene.state, step: 0 });
+  const answered = checked !== undefined;
+  const showMe = (origin: HTMLElement) => {
+    // After the learner has predicted, never before (content/AUTHORING.md, "Check yourself").
+    if (!answered) return;
+    const displaced = openInVisualiser({ ...scene.state, step: 0 });
     mainStore.getState().setPlaying(true);
-    announce('The visualiser plays the question’s scene from its first step.');
+    announce(
+      `The visualiser plays the question’s scene from its first step.${displaced ? DISPLACED_NOTE : ''}`,
+    );
+    revealStage(origin);
   };
+  const hintId = useId();
   return (
     <section
       className="question"
@@ -59,9 +67,20 @@ function Card({ question, scene }: { question: Question; scene: ResolvedScene })
         >
           Check
         </button>
-        <button type="button" onClick={showMe}>
-          ▶ Show me
+        <button
+          type="button"
+          onClick={(e) => showMe(e.currentTarget)}
+          aria-disabled={answered ? undefined : true}
+          aria-describedby={answered ? undefined : hintId}
+          data-testid="show-me"
+        >
+          <span aria-hidden="true">▶ </span>Show me
         </button>
+        {!answered && (
+          <span className="question-hint" id={hintId}>
+            Answer first; then Show me plays it.
+          </span>
+        )}
       </div>
       <div className="question-feedback" aria-live="polite" data-testid="question-feedback">
         {verdict !== 'unanswered' && (
@@ -83,7 +102,8 @@ function Card({ question, scene }: { question: Question; scene: ResolvedScene })
  * "Check yourself" (a fenced `question` block): the prompt, options computed from the scene's
  * model result (`questionOptions`), a Check button, and feedback in words ("Right" / "Not
  * quite", the right option, the block's `explain`) announced politely. "Show me" plays the
- * scene in the visualiser from its first step. The answer is remembered in the browser.
+ * scene in the visualiser from its first step, once the learner has answered (before that it is
+ * disabled, with a hint). The answer is remembered in the browser.
  *
  * For tests: `data-question-id`, `data-answer-state` (`unanswered`, `right`, `wrong`); option
  * radios carry the option id as their value.

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import {
   StoreProvider,
@@ -11,11 +11,13 @@ import {
 } from '../../store';
 import { first, last, next, playPause, prev, run } from '../../store/commands';
 import type { Command } from '../../store/commands';
-import { snapshot, storeForView } from '../../store/share';
+import { openView, snapshot, storeForView } from '../../store/share';
+import type { SharedState } from '../../store/share';
 import { Topology } from '../topology/Topology';
 import { usePlaybackClock } from '../usePlaybackClock';
 import { readSceneBlock } from './blockYaml';
-import { useReader } from './context';
+import { DISPLACED_NOTE, useReader } from './context';
+import { revealStage } from './layout';
 import { useScene } from './useScene';
 
 /** The live scene's keys, handled inside it only (the page's global keys stay the player's). */
@@ -61,6 +63,13 @@ function EmbedNarration() {
           <p className="embed-title">{step.narration.title}</p>
           <p className="embed-body">{step.narration.body}</p>
         </>
+      ) : count === 0 ? (
+        // Nothing to play: the model says why (e.g. no address to dial while EXTERNAL-IP is
+        // <pending>), as the main narration does.
+        <p className="embed-body" data-testid="embed-empty">
+          <strong>Nothing to send:</strong> {trace.outcome.summary}
+          {'reason' in trace.outcome ? ` ${trace.outcome.reason}` : ''}
+        </p>
       ) : (
         <p className="embed-body">Press Play or Next to follow the first packet.</p>
       )}
@@ -73,9 +82,24 @@ function EmbedNarration() {
   );
 }
 
-function EmbedPlayer({ onOpen }: { onOpen: () => void }) {
+/**
+ * Whether the live scene no longer shows its block's scene: its drawing lets a node be failed or
+ * restored with a click, which the caption does not describe.
+ */
+function useChanged(): boolean {
+  const objects = useAppStore((s) => s.objects);
+  const scene = useAppStore((s) => s.scene);
+  const [initial] = useState(() => ({ objects, scene, sceneJson: JSON.stringify(scene) }));
+  return (
+    (initial.scene !== scene && JSON.stringify(scene) !== initial.sceneJson) ||
+    (initial.objects !== objects && JSON.stringify(objects) !== JSON.stringify(initial.objects))
+  );
+}
+
+function EmbedPlayer({ view, onOpen }: { view: SharedState; onOpen: (e: HTMLElement) => void }) {
   const store = useAppStoreApi();
   const { playing, stepIndex } = useAppStore(selectPlayback);
+  const changed = useChanged();
   usePlaybackClock(store);
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -106,10 +130,31 @@ function EmbedPlayer({ onOpen }: { onOpen: () => void }) {
         <EmbedButton command={prev}>◀ Prev</EmbedButton>
         <EmbedButton command={playPause}>{playing ? '❚❚ Pause' : '▶ Play'}</EmbedButton>
         <EmbedButton command={next}>Next ▶</EmbedButton>
-        <button type="button" className="embed-open" onClick={onOpen} data-embed-command="open">
+        {changed && (
+          <button
+            type="button"
+            onClick={() => openView(store, view)}
+            data-embed-command="reset"
+            title="Back to the scene this text describes"
+          >
+            ↺ Reset
+          </button>
+        )}
+        <button
+          type="button"
+          className="embed-open"
+          onClick={(e) => onOpen(e.currentTarget)}
+          data-embed-command="open"
+        >
           Open in the visualiser
         </button>
       </div>
+      {changed && (
+        <p className="embed-changed" role="note" data-testid="embed-changed">
+          You changed this live scene, so the caption may no longer match it; Reset brings back the
+          scene it describes.
+        </p>
+      )}
     </div>
   );
 }
@@ -144,12 +189,16 @@ export function SceneEmbed({ raw }: { raw: string }) {
         <p className="embed-broken" role="note">
           This live scene could not be shown: {problem}
         </p>
-      ) : store ? (
+      ) : store && view ? (
         <StoreProvider store={store}>
           <EmbedPlayer
-            onOpen={() => {
-              openInVisualiser(snapshot(store.getState()));
-              announce('The live scene is now open in the visualiser.');
+            view={view}
+            onOpen={(origin) => {
+              const displaced = openInVisualiser(snapshot(store.getState()));
+              announce(
+                `The live scene is now open in the visualiser.${displaced ? DISPLACED_NOTE : ''}`,
+              );
+              revealStage(origin);
             }}
           />
         </StoreProvider>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { useReader } from './context';
+import { DISPLACED_NOTE, useReader } from './context';
+import { revealStage } from './layout';
 import { resolveErrors, resolveScene } from './scenes';
 import { useScene } from './useScene';
 
@@ -12,16 +13,33 @@ export function textOf(node: ReactNode): string {
   return '';
 }
 
+const PLAY = /^\s*▶\uFE0E?\s*/;
+
+/**
+ * The link's children without a leading "▶" the author wrote (the link draws its own mark), so
+ * "[▶ step 3](scene:…)" reads "▶ step 3", not "▶ ▶ step 3".
+ */
+export function withoutPlayMark(node: ReactNode): ReactNode {
+  if (typeof node === 'string') return node.replace(PLAY, '');
+  if (Array.isArray(node) && node.length > 0) {
+    const [first, ...rest] = node as ReactNode[];
+    return typeof first === 'string' ? [first.replace(PLAY, ''), ...rest] : node;
+  }
+  return node;
+}
+
 /**
  * A scene link, `[text](scene:policy=Local&step=last)`: a button "▶ text" that puts the
- * visualiser in the state the query names (`openView` on the app's store). A link that does not
- * resolve shows as broken text, with the problem in its title and in hidden text.
+ * visualiser in the state the query names (`openView` on the app's store) and brings it into view
+ * when it is off screen (stacked layout). A link that does not resolve shows as broken text, with
+ * the problem in its title and in hidden text.
  *
  * For tests: `data-scene-query` (the part after `scene:`) and `data-scene-state`
  * (`pending`, `ok`, `error`).
  */
-export function SceneLink({ query, children }: { query: string; children: ReactNode }) {
+export function SceneLink({ query, children: given }: { query: string; children: ReactNode }) {
   const { openInVisualiser, announce } = useReader();
+  const children = withoutPlayMark(given);
   const state = useScene(query);
   if (state.status === 'error')
     return (
@@ -36,12 +54,15 @@ export function SceneLink({ query, children }: { query: string; children: ReactN
         <span className="visually-hidden"> (broken scene link: {state.message})</span>
       </span>
     );
-  const open = async () => {
+  const open = async (origin: HTMLElement) => {
     const r =
       state.status === 'ok' ? { ok: true as const, scene: state.scene } : await resolveScene(query);
     if (!r.ok) return announce(`This scene could not be opened: ${resolveErrors(r)}`);
-    openInVisualiser(r.scene.state);
-    announce(`The visualiser now shows: ${textOf(children)}.`);
+    const displaced = openInVisualiser(r.scene.state);
+    announce(
+      `The visualiser now shows: ${textOf(children).trim()}.${displaced ? DISPLACED_NOTE : ''}`,
+    );
+    revealStage(origin);
   };
   return (
     <button
@@ -50,7 +71,7 @@ export function SceneLink({ query, children }: { query: string; children: ReactN
       data-scene-query={query}
       data-scene-state={state.status}
       title="Show this in the visualiser"
-      onClick={() => void open()}
+      onClick={(e) => void open(e.currentTarget)}
     >
       <span aria-hidden="true">▶ </span>
       {children}

@@ -2,8 +2,9 @@ import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { formatSimTime } from '../../model/time';
 import type { ResolvedTime } from '../../tutorial';
-import { useReader } from './context';
-import { textOf } from './SceneLink';
+import { DISPLACED_NOTE, useReader } from './context';
+import { revealStage } from './layout';
+import { textOf, withoutPlayMark } from './SceneLink';
 import { resolveTime, timeErrors } from './times';
 
 /** A time query being resolved, resolved, or not resolvable (with why). */
@@ -67,8 +68,9 @@ function ClockIcon() {
  * For tests: `data-time-query` (the part after `time:`) and `data-time-state` (`pending`, `ok`,
  * `error`).
  */
-export function TimeLink({ query, children }: { query: string; children: ReactNode }) {
+export function TimeLink({ query, children: given }: { query: string; children: ReactNode }) {
   const { mainStore, openInVisualiser, announce } = useReader();
+  const children = withoutPlayMark(given);
   const state = useTimeLink(query);
   if (state.status === 'error')
     return (
@@ -83,16 +85,17 @@ export function TimeLink({ query, children }: { query: string; children: ReactNo
         <span className="visually-hidden"> (broken time link: {state.message})</span>
       </span>
     );
-  const open = async () => {
+  const open = async (origin: HTMLElement) => {
     const r =
       state.status === 'ok' ? { ok: true as const, time: state.time } : await resolveTime(query);
     if (!r.ok) return announce(`This time link could not be opened: ${timeErrors(r)}`);
     const { view, time, simMs } = r.time.open;
-    openInVisualiser(view);
+    const displaced = openInVisualiser(view);
     mainStore.getState().openTime({ ...time, simMs });
     announce(
-      `The Time & failures view now shows: ${textOf(children)}, with the clock at ${formatSimTime(simMs)}.`,
+      `The Time & failures view now shows: ${textOf(children).trim()}, with the clock at ${formatSimTime(simMs)}.${displaced ? DISPLACED_NOTE : ''}`,
     );
+    revealStage(origin, 'time');
   };
   return (
     <button
@@ -101,7 +104,7 @@ export function TimeLink({ query, children }: { query: string; children: ReactNo
       data-time-query={query}
       data-time-state={state.status}
       title="Show this in the Time & failures view"
-      onClick={() => void open()}
+      onClick={(e) => void open(e.currentTarget)}
     >
       <ClockIcon /> {children}
     </button>

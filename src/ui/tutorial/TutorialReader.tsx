@@ -4,9 +4,9 @@
  * Scene links, live scenes and questions inside a chapter reach the app's store through the
  * reader's context.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useAppStoreApi } from '../../store';
-import { browserStorage, openView, selectShareHash } from '../../store/share';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useAppStore, useAppStoreApi } from '../../store';
+import { browserStorage, decodeState, openView, selectShareHash } from '../../store/share';
 import type { SharedState } from '../../store/share';
 import type { Chapter } from '../../tutorial';
 import { ChapterView } from './ChapterView';
@@ -15,7 +15,7 @@ import { Toc } from './Toc';
 import { READER_ID, closeTutorial } from './TutorialToggle';
 import { loadContent } from './content';
 import type { Content } from './content';
-import { ReaderContext } from './context';
+import { DISPLACED_NOTE, ReaderContext } from './context';
 import type { ReaderContextValue } from './context';
 import { loadProgress, markRead, saveProgress, withAnswer, withLast } from './progress';
 import type { Progress } from './progress';
@@ -24,6 +24,18 @@ import { navigate } from './route';
 import type { LearnRoute } from './route';
 import { resolveScene } from './scenes';
 import { useResolvedTheme } from './useResolvedTheme';
+import { revealStage, useReaderFit } from './layout';
+import { readPlace, writePlace } from './place';
+import {
+  displacedCluster,
+  holdsLearnerCluster,
+  keepLearnerCluster,
+  keepViewOnOpen,
+  markOpenedByTutorial,
+  readStash,
+  restoreKept,
+  subscribeStash,
+} from './stash';
 import './highlight.css';
 import './tutorial.css';
 
@@ -105,34 +117,107 @@ export default function TutorialReader({ route }: { route: LearnRoute }) {
     if (resume) navigate(learnHash({ kind: 'chapter', slug: resume.slug }), { replace: true });
   }, [route.kind, chapters, progress.last]);
 
+  const reader = useRef<HTMLElement>(null);
+  useReaderFit(reader);
+  // What the visualiser showed when the reader opened is kept (stash.ts).
+  useEffect(() => keepViewOnOpen(mainStore), [mainStore]);
+
   // A chapter the learner opens (not the one they were reading, which a reload reopens) sets
-  // the visualiser to its front-matter scene.
+  // the visualiser to its front-matter scene — unless the visualiser holds the learner's own
+  // cluster, which is never replaced without asking (the chapter offers its scene instead).
+  // Back/Forward to a chapter brings back the view that entry showed.
   const lastRef = useRef(progress.last);
   const opened = useRef(0);
   const openInVisualiser = useCallback(
     (view: SharedState) => {
       opened.current += 1;
+      const displaced = keepLearnerCluster(mainStore);
       openView(mainStore, view);
+      markOpenedByTutorial(mainStore.getState());
       // The trace view shows it: leave "Time & failures" if it is on (a time link goes back).
       mainStore.getState().setView('trace');
+      return displaced;
     },
     [mainStore],
+  );
+  const showChapterScene = useCallback(
+    (chapterSlug: string, scene: string, origin: Element | null) => {
+      void resolveScene(scene).then((r) => {
+        if (!r.ok || lastRef.current !== chapterSlug) return;
+        const displaced = openInVisualiser(r.scene.state);
+        setStatus(
+          `The visualiser now shows this chapter’s scene.${displaced ? DISPLACED_NOTE : ''}`,
+        );
+        revealStage(origin);
+      });
+    },
+    [openInVisualiser],
   );
   useEffect(() => {
     if (!chapter) return;
     if (lastRef.current !== chapter.slug) {
       lastRef.current = chapter.slug;
+      const place = readPlace();
+      const back = place?.view ? decodeState(place.view) : null;
       const scene = chapter.scene;
       const before = opened.current;
-      if (scene !== undefined)
+      if (back?.ok) {
+        openView(mainStore, back.state);
+        if (place?.byTutorial) markOpenedByTutorial(mainStore.getState());
+      } else if (scene !== undefined && !holdsLearnerCluster(mainStore.getState()))
         void resolveScene(scene).then((r) => {
           // Not when the learner has moved on, or opened another scene meanwhile.
-          if (r.ok && lastRef.current === chapter.slug && opened.current === before)
-            openView(mainStore, r.scene.state);
+          if (!r.ok || lastRef.current !== chapter.slug || opened.current !== before) return;
+          if (holdsLearnerCluster(mainStore.getState())) return;
+          openView(mainStore, r.scene.state);
+          markOpenedByTutorial(mainStore.getState());
+          mainStore.getState().setView('trace');
+          setStatus(`The visualiser now shows the scene of “${chapter.title}”.`);
         });
     }
     setProgress((p) => withLast(p, chapter.slug));
   }, [chapter, mainStore, setProgress]);
+
+  // Each history entry remembers the view on screen, for Back and Forward: written once per
+  // burst of store updates (a microtask later), so always into the entry that showed it.
+  const onChapter = route.kind === 'chapter';
+  useEffect(() => {
+    if (!onChapter) return;
+    let queued = false;
+    let live = true;
+    const save = () => {
+      queued = false;
+      if (!live) return;
+      const s = mainStore.getState();
+      const view = selectShareHash(s);
+      if (view) writePlace({ view, byTutorial: !holdsLearnerCluster(s) });
+    };
+    const unsubscribe = mainStore.subscribe((s, prev) => {
+      const same =
+        s.objects === prev.objects &&
+        s.scene === prev.scene &&
+        s.ui === prev.ui &&
+        s.playback.stepIndex === prev.playback.stepIndex;
+      if (same || queued) return;
+      queued = true;
+      queueMicrotask(save);
+    });
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, [mainStore, onChapter]);
+
+  // The learner's own cluster, kept while the tutorial shows something else: "Restore".
+  const stash = useSyncExternalStore(subscribeStash, readStash, () => null);
+  const kept = useAppStore((s) => stash !== null && displacedCluster(s) !== null);
+  const held = useAppStore((s) => holdsLearnerCluster(s));
+  const restore = () => {
+    if (restoreKept(mainStore))
+      setStatus(
+        'Your cluster is back in the visualiser, as it was before the tutorial changed it.',
+      );
+  };
 
   const onEnd = useCallback(() => {
     if (chapter) setProgress((p) => markRead(p, chapter.slug));
@@ -188,21 +273,32 @@ export default function TutorialReader({ route }: { route: LearnRoute }) {
         nextChapter={chapters[index + 1]}
         glossary={glossary}
         onEnd={onEnd}
+        held={held}
+        onShowScene={() =>
+          chapter.scene !== undefined &&
+          showChapterScene(chapter.slug, chapter.scene, document.activeElement)
+        }
       />
     );
-  const showToc = route.kind !== 'chapter' || !chapter;
+  // The contents open by themselves only where there is nothing else to read yet.
+  const showToc = route.kind === 'home' || (route.kind === 'chapter' && !chapter);
   const notFound = loaded.status === 'ready' && route.kind === 'chapter' && !chapter;
 
   return (
     <ReaderContext.Provider value={context}>
       <section
+        ref={reader}
         id={READER_ID}
         className="reader"
         aria-label="Tutorial"
+        // Focusable, so that clicking the text gives it the scrolling keys (useGlobalKeys.ts).
+        tabIndex={-1}
+        data-reader-keys=""
         data-testid="reader"
         data-state={loaded.status}
         data-route={route.kind}
         data-read-count={readCount}
+        data-cluster-kept={kept ? 'true' : 'false'}
       >
         <header className="reader-head">
           <p className="reader-kicker">Tutorial</p>
@@ -227,9 +323,21 @@ export default function TutorialReader({ route }: { route: LearnRoute }) {
           <Toc chapters={chapters} current={chapter?.slug} read={progress.read} />
         </details>
         {!notFound && body}
-        <p className="reader-status" role="status" data-testid="reader-status">
-          {status}
-        </p>
+        <div className={status || kept ? 'reader-status active' : 'reader-status'}>
+          <p role="status" data-testid="reader-status">
+            {status}
+          </p>
+          {kept && (
+            <button
+              type="button"
+              className="reader-restore"
+              onClick={restore}
+              data-testid="restore-cluster"
+            >
+              Restore your cluster
+            </button>
+          )}
+        </div>
       </section>
     </ReaderContext.Provider>
   );

@@ -8,6 +8,10 @@ import type { AppStore } from '../../store';
 import type { SharedState } from '../../store/share';
 import type { GlossaryEntry } from '../../tutorial';
 
+/** Said after a link that replaced the learner's own cluster (which is kept). */
+export const DISPLACED_NOTE =
+  ' It switched to the tutorial’s scenario; your cluster is kept — Restore brings it back.';
+
 /** The reader's shared state for the components inside a chapter. */
 export interface ReaderContextValue {
   /** The visualiser's store (the app's), never a live scene's. */
@@ -15,9 +19,11 @@ export interface ReaderContextValue {
   /**
    * Opens `view` in the visualiser for the learner (a scene link, "Show me", a live scene's
    * "Open in the visualiser"; a time link, which then switches to the time view), in the trace
-   * view; a chapter's own scene, still loading, then no longer replaces it.
+   * view; a chapter's own scene, still loading, then no longer replaces it. Returns true when it
+   * replaced the learner's own cluster (kept: the reader offers Restore; say so with
+   * {@link DISPLACED_NOTE}).
    */
-  openInVisualiser: (view: SharedState) => void;
+  openInVisualiser: (view: SharedState) => boolean;
   /** The slug of the chapter on screen ('' on the glossary page). */
   slug: string;
   /** The page's theme, resolved (`system` → the system's). */

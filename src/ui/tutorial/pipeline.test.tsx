@@ -117,7 +117,7 @@ describe('glossary links', () => {
       [
         '## NodePort and SNAT',
         '',
-        'The `NodePort` in code stays. A NodePort opens; another NodePort does not get a link.',
+        'The `NodePort ranges` in code stay. A NodePort opens; another NodePort does not get a link.',
         '',
         'Linux can masquerade, and SNAT is then not linked again. [NodePort docs](https://kubernetes.io) stay as written.',
         '',
@@ -134,10 +134,49 @@ describe('glossary links', () => {
       ['nodeport', 'A port on every node.', 'NodePort'],
       ['snat', 'Source NAT.', 'masquerade'],
     ]);
-    // The heading keeps its text and id; the code and the existing link are untouched.
+    // The heading keeps its text and id; code that is not just a term, the code block and the
+    // existing link are untouched.
     expect(html).toContain('<h2 id="learn-nodeport-and-snat">NodePort and SNAT</h2>');
-    expect(html).toContain('<code>NodePort</code>');
+    expect(html).toContain('<code>NodePort ranges</code>');
+    expect(html).toContain('</span> NodePort\n</code></pre>');
     expect(html).toContain('<a href="https://kubernetes.io">NodePort docs</a>');
+  });
+
+  it('links inline code whose whole text is a term (or spec.<term>), first occurrence only', () => {
+    const withField: GlossaryEntry[] = [
+      ...glossary,
+      {
+        id: 'externaltrafficpolicy',
+        term: 'externalTrafficPolicy',
+        aliases: [],
+        definition: 'Cluster or Local.',
+        line: 3,
+      },
+    ];
+    const html = render(
+      'Set `spec.externalTrafficPolicy: Local`? No: set `spec.externalTrafficPolicy`, then `externalTrafficPolicy` again, and `NodePort`; a NodePort after it is not linked.',
+      withField,
+    );
+    const links = [...html.matchAll(/<a href="#\/learn\/glossary\/([^"]+)"[^>]*>(.*?)<\/a>/g)];
+    expect(links.map((m) => [m[1], m[2]])).toEqual([
+      ['externaltrafficpolicy', '<code>spec.externalTrafficPolicy</code>'],
+      ['nodeport', '<code>NodePort</code>'],
+    ]);
+    expect(html).toContain('<code>spec.externalTrafficPolicy: Local</code>');
+  });
+
+  it('leaves product names and quoted messages alone', () => {
+    const lb: GlossaryEntry[] = [
+      { id: 'load-balancer', term: 'load balancer', aliases: [], definition: 'LB.', line: 1 },
+    ];
+    const html = render(
+      'An AWS Load Balancer Controller, a Network Load Balancer, "Error syncing load balancer: x". Load balancer health checks: the load balancer asks.',
+      lb,
+    );
+    const links = [...html.matchAll(/<a href="#\/learn\/glossary\/([^"]+)"[^>]*>(.*?)<\/a>/g)];
+    // The first real use (a sentence may start with it) is linked; product names and the quoted
+    // event message are not.
+    expect(links.map((m) => m[2])).toEqual(['Load balancer']);
   });
 
   it('matches whole words only, and code-like names in their own case', () => {
