@@ -1,11 +1,13 @@
 /**
  * The cloud load balancer's choice of node. It knows nodes and health checks, never pods:
- * every node is a target (the cloud-controller-manager registers them all, on the NodePort),
+ * every node is a target (the cloud-controller-manager registers them all, on the NodePort,
+ * except nodes labelled `node.kubernetes.io/exclude-from-external-load-balancers`),
  * and a new connection goes to one healthy target. Real balancers hash the 5-tuple; over
  * many clients that is an equal share per healthy target, which is what the model uses.
  */
 import type { Cluster, ServiceModel } from '../scenario/cluster';
 import type { Candidate } from '../trace/types';
+import { excludedFromCloudBalancer } from './exclude';
 import { probeNode } from './healthCheck';
 
 /**
@@ -32,12 +34,19 @@ export function targetCandidates(
       };
     });
   }
-  const healthy = probes.filter((p) => p.healthy).length;
+  // A labelled node is not registered at all, so its health check does not matter.
+  const excluded = new Set(
+    cluster.nodes.filter((n) => excludedFromCloudBalancer(n.labels)).map((n) => n.name),
+  );
+  const usable = (p: (typeof probes)[number]) => p.healthy && !excluded.has(p.node);
+  const healthy = probes.filter(usable).length;
   return probes.map((p) => ({
     id: p.node,
     label: p.node,
-    probability: p.healthy && healthy > 0 ? 1 / healthy : 0,
-    eligible: p.healthy,
-    status: `health check ${p.target}: ${p.summary}`,
+    probability: usable(p) && healthy > 0 ? 1 / healthy : 0,
+    eligible: usable(p),
+    status: excluded.has(p.node)
+      ? 'not a target: labelled node.kubernetes.io/exclude-from-external-load-balancers, so the service controller does not register it'
+      : `health check ${p.target}: ${p.summary}`,
   }));
 }

@@ -22,6 +22,8 @@ export interface ClusterNode {
   bridgeIP: IPv4;
   /** `status.conditions[type=Ready].status == "True"` */
   ready: boolean;
+  /** `metadata.labels` (e.g. `node.kubernetes.io/exclude-from-external-load-balancers`). */
+  labels?: Record<string, string>;
   /**
    * Set only on a node that is down before the control plane noticed (`SceneOptions.downNodes`,
    * see `markNodesDown`): what its Node object's `Ready` condition still says. `ready` is then

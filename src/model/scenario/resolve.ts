@@ -65,6 +65,7 @@ function resolveNode(node: Node): ClusterNode {
     podCIDR,
     bridgeIP: podCIDR ? firstHost(podCIDR) : internalIP,
     ready,
+    ...(node.metadata?.labels ? { labels: { ...node.metadata.labels } } : {}),
   };
 }
 

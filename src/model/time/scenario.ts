@@ -223,9 +223,6 @@ export function analyse(
 /** The taint cluster-autoscaler puts on a node it scales down (`ToBeDeletedByClusterAutoscaler`). */
 export const TO_BE_DELETED_TAINT = 'ToBeDeletedByClusterAutoscaler';
 
-/** The label that keeps a node out of external load balancers (`v1.LabelNodeExcludeBalancers`). */
-export const EXCLUDE_LB_LABEL = 'node.kubernetes.io/exclude-from-external-load-balancers';
-
 /** The taints the timeline itself adds and removes (the others come from the input and stay). */
 export const MANAGED_TAINTS: readonly string[] = [
   'node.kubernetes.io/unreachable',
@@ -279,19 +276,7 @@ export function blockingTaints(
   );
 }
 
-/**
- * Whether the cloud's service controller leaves a node out of the balancer's targets:
- * `nodeIncludedPredicate` in `k8s.io/cloud-provider` `controllers/service/controller.go` —
- * the label `node.kubernetes.io/exclude-from-external-load-balancers` present with a value
- * that does not parse as false (`strconv.ParseBool`).
- */
-export function excludedFromCloudBalancer(
-  labels: Readonly<Record<string, string>> | undefined,
-): boolean {
-  const v = labels?.[EXCLUDE_LB_LABEL];
-  if (v === undefined) return false;
-  return !['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v);
-}
+export { EXCLUDE_LB_LABEL, excludedFromCloudBalancer } from '../cloud/exclude';
 
 /** Endpoint conditions as the EndpointSlice controller derives them from Pods. */
 export function endpointsOf(pods: readonly PodState[]): EndpointState[] {
