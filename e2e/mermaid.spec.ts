@@ -81,7 +81,9 @@ async function expectNoMermaidLeftovers(page: Page): Promise<void> {
 }
 
 test.describe('mermaid diagrams in the tutorial', () => {
-  test.skip(!firstWithDiagram, 'no chapter has a mermaid diagram yet');
+  test('the book has mermaid diagrams to test', () => {
+    expect(firstWithDiagram, 'no chapter has a mermaid diagram').toBeDefined();
+  });
 
   test('mermaid loads only when a diagram comes near the visible area', async ({ page }) => {
     // A controllable IntersectionObserver: nothing intersects until the test says so.

@@ -124,37 +124,44 @@ test.describe('every chapter', () => {
       }
     });
 
-    test(`${slug}: questions say Right for the model's answer, Not quite otherwise`, async ({
-      page,
-    }) => {
-      const { chapter } = chapterOf(file);
-      expect(chapter).toBeDefined();
-      const blocks = extractBlocks(chapter!.body, chapter!.bodyLine).questions;
-      test.skip(blocks.length === 0, 'this chapter has no question');
-      const t = await new TutorialPage(page).goto(slug);
-      await t.expectChapter(slug);
-      for (const block of blocks) {
-        const { question } = parseQuestion(block, chapter!.file);
-        expect(question).toBeDefined();
-        const q = question!;
-        const { result } = resolve(q.scene);
-        const options = questionOptions(q, result);
-        const right = answerQuestion(q, result);
-        expect(right, `${q.id} has an answer`).not.toBeNull();
-        const card = t.question(q.id);
-        await expect(card).toHaveAttribute('data-answer-state', 'unanswered');
-        await expect(card.locator('input[type="radio"]')).toHaveCount(options.length);
-        const wrong = options.find((o) => o.id !== right)!;
-        expect(await t.answer(q.id, wrong.id)).toBe('wrong');
-        const label = options.find((o) => o.id === right)!.label;
-        await expect(card.getByTestId('question-feedback')).toContainText('Not quite');
-        await expect(card.getByTestId('question-feedback')).toContainText(label);
-        expect(await t.answer(q.id, right!)).toBe('right');
-        await expect(card.getByTestId('question-feedback')).toContainText('Right');
-        if (q.explain)
-          await expect(card.getByTestId('question-feedback')).toContainText(q.explain.slice(0, 40));
-      }
-    });
+    // Only chapters with questions get this test (the unit tests require them in core chapters).
+    const parsed = chapterOf(file).chapter;
+    const hasQuestions =
+      parsed !== undefined && extractBlocks(parsed.body, parsed.bodyLine).questions.length > 0;
+    if (hasQuestions)
+      test(`${slug}: questions say Right for the model's answer, Not quite otherwise`, async ({
+        page,
+      }) => {
+        const { chapter } = chapterOf(file);
+        expect(chapter).toBeDefined();
+        const blocks = extractBlocks(chapter!.body, chapter!.bodyLine).questions;
+        expect(blocks.length).toBeGreaterThan(0);
+        const t = await new TutorialPage(page).goto(slug);
+        await t.expectChapter(slug);
+        for (const block of blocks) {
+          const { question } = parseQuestion(block, chapter!.file);
+          expect(question).toBeDefined();
+          const q = question!;
+          const { result } = resolve(q.scene);
+          const options = questionOptions(q, result);
+          const right = answerQuestion(q, result);
+          expect(right, `${q.id} has an answer`).not.toBeNull();
+          const card = t.question(q.id);
+          await expect(card).toHaveAttribute('data-answer-state', 'unanswered');
+          await expect(card.locator('input[type="radio"]')).toHaveCount(options.length);
+          const wrong = options.find((o) => o.id !== right)!;
+          expect(await t.answer(q.id, wrong.id)).toBe('wrong');
+          const label = options.find((o) => o.id === right)!.label;
+          await expect(card.getByTestId('question-feedback')).toContainText('Not quite');
+          await expect(card.getByTestId('question-feedback')).toContainText(label);
+          expect(await t.answer(q.id, right!)).toBe('right');
+          await expect(card.getByTestId('question-feedback')).toContainText('Right');
+          if (q.explain)
+            await expect(card.getByTestId('question-feedback')).toContainText(
+              q.explain.slice(0, 40),
+            );
+        }
+      });
   }
 });
 
@@ -169,7 +176,7 @@ test('a chapter opened from its link sets the visualiser to its front-matter sce
   page,
 }) => {
   const withScene = CHAPTERS.find((c) => c.scene !== undefined);
-  test.skip(!withScene, 'no chapter names a scene');
+  expect(withScene, 'no chapter names a scene').toBeDefined();
   const t = await new TutorialPage(page).goto(withScene!.slug);
   await t.expectChapter(withScene!.slug);
   await t.expectAppState(expectedState(resolve(withScene!.scene!).state));
@@ -257,7 +264,7 @@ test('a bad chapter link says so and offers the contents', async ({ page }) => {
 
 test('answers are remembered, and Show me plays the scene in the visualiser', async ({ page }) => {
   const chapter = CHAPTERS.find((c) => extractBlocks(c.body).questions.length > 0);
-  test.skip(!chapter, 'no chapter has a question');
+  expect(chapter, 'no chapter has a question').toBeDefined();
   const block = extractBlocks(chapter!.body, chapter!.bodyLine).questions[0]!;
   const q = parseQuestion(block, chapter!.file).question!;
   const { state, result } = resolve(q.scene);
@@ -297,7 +304,7 @@ test('a live scene steps on its own, keeps its keys, and opens in the visualiser
   page,
 }) => {
   const chapter = CHAPTERS.find((c) => extractBlocks(c.body).sceneBlocks.length > 0);
-  test.skip(!chapter, 'no chapter has a live scene');
+  expect(chapter, 'no chapter has a live scene').toBeDefined();
   const t = await new TutorialPage(page).goto(chapter!.slug);
   await t.expectChapter(chapter!.slug);
   const embed = t.chapter.getByTestId('scene-embed').first();
@@ -309,7 +316,10 @@ test('a live scene steps on its own, keeps its keys, and opens in the visualiser
   const mainStep = await t.app.getAttribute('data-step-index');
 
   const prev = embed.locator('[data-embed-command="prev"]');
-  test.skip(state.step < 0, 'the live scene starts before its first step');
+  expect(
+    state.step,
+    'the first live scene must start at a step, to step back from',
+  ).toBeGreaterThanOrEqual(0);
   await prev.click();
   await expect(player).toHaveAttribute('data-step-index', String(state.step - 1));
   // The arrow keys step the live scene, not the page's visualiser.

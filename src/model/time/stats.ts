@@ -119,7 +119,7 @@ export function connectionStats(input: StatsInput): ConnectionStats {
 /**
  * Times the sampling of `count` connections through the canonical scenario (Cluster
  * policy: six paths) with the caller's clock; the paths are computed before the clock
- * starts. For the browser: `benchmarkSampling(100_000, () => performance.now())`.
+ * starts. The caller passes its own clock (a function returning milliseconds); the model reads none.
  */
 export function benchmarkSampling(count: number, now: () => number, seed = 1): BenchmarkResult {
   const { paths } = currentPaths({

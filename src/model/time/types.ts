@@ -597,7 +597,7 @@ export interface StatsInput {
 /** Result of {@link benchmarkSampling}. */
 export interface BenchmarkResult {
   connections: number;
-  /** Time spent sampling, in the caller's clock units (ms with `performance.now`). */
+  /** Time spent sampling, in the units of the clock the caller passed in (milliseconds in our benches). */
   elapsedMs: number;
   connectionsPerSecond: number;
 }
