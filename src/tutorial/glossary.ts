@@ -131,15 +131,17 @@ export function isCaseSensitive(name: string): boolean {
 
 const WORD = /[\p{L}\p{N}_]/u;
 /**
- * Whether `text[at, end)` sits inside a longer word: a letter, digit or `_` beside it, or a
- * hyphen joining it to one (`node` in `node-1`, `load balancer` in `load-balancer`).
+ * Whether `text[at, end)` sits inside a longer word or name: a letter, digit or `_` beside it,
+ * or a `-` or `.` joining it to one (`node` in `node-1`, `load balancer` in `load-balancer`,
+ * `Service` in `Service.spec`).
  */
 function insideWord(text: string, at: number, end: number): boolean {
   const before = text.charAt(at - 1);
   const after = text.charAt(end);
   if (WORD.test(before) || WORD.test(after)) return true;
-  if (before === '-' && WORD.test(text.charAt(at - 2))) return true;
-  return after === '-' && WORD.test(text.charAt(end + 1));
+  const joins = (c: string) => c === '-' || c === '.';
+  if (joins(before) && WORD.test(text.charAt(at - 2))) return true;
+  return joins(after) && WORD.test(text.charAt(end + 1));
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -29,22 +29,6 @@ export function plainDefinition(markdown: string): string {
     .trim();
 }
 
-const WORD = /[\p{L}\p{N}_]/u;
-
-/**
- * Whether `text[start, end)` is part of a compound name: joined by `-` or `.` to a word
- * character before or after it (`node` in `node-1`, `Service` in `Service.spec`), which is not
- * the term itself.
- */
-export function inCompound(text: string, start: number, end: number): boolean {
-  const before = text.charAt(start - 1);
-  const after = text.charAt(end);
-  return (
-    ((before === '-' || before === '.') && WORD.test(text.charAt(start - 2))) ||
-    ((after === '-' || after === '.') && WORD.test(text.charAt(end + 1)))
-  );
-}
-
 /**
  * Whether offset `at` of `text` sits inside a quotation: after an odd number of straight double
  * quotes, or after an opening “ that is not closed yet.
@@ -87,7 +71,7 @@ export function remarkGlossary({ entries }: GlossaryPluginOptions) {
       let from = 0;
       for (const hit of matcher.find(value)) {
         const end = hit.index + hit.length;
-        if (linked.has(hit.id) || inCompound(value, hit.index, end)) continue;
+        if (linked.has(hit.id)) continue;
         if (insideQuotes(value, hit.index)) continue;
         const l = link(hit.id, [{ type: 'text', value: hit.text }]);
         if (!l) continue;
