@@ -42,7 +42,11 @@ export const DEFAULT_WALKTHROUGH = NODEPORT_TO_LOADBALANCER;
 export interface SceneResult {
   cluster: Cluster;
   trace: Trace;
-  /** kube-proxy's rules per node name, in the cluster's kube-proxy mode. */
+  /**
+   * kube-proxy's rules per node name, in the cluster's kube-proxy mode. Every node has a key;
+   * a node's rules are generated the first time they are read (the trace reads only the nodes
+   * on its path), so a 1,000-node cluster costs two nodes' rules, not a thousand.
+   */
   rules: Record<string, ModeRuleset>;
   /** `namespace/name` of the traced Service. */
   serviceKey: string;
@@ -54,6 +58,29 @@ export interface SceneResult {
 }
 
 /**
+ * A record with one enumerable key per node whose value is computed by `generate` on first
+ * read and kept (a getter that replaces itself with the value). Same results as generating
+ * every node up front; `Object.keys` costs nothing, reading a value costs that node's rules.
+ */
+function lazyRules(
+  nodes: readonly { name: string }[],
+  generate: (name: string) => ModeRuleset,
+): Record<string, ModeRuleset> {
+  const rules: Record<string, ModeRuleset> = {};
+  for (const { name } of nodes)
+    Object.defineProperty(rules, name, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = generate(name);
+        Object.defineProperty(rules, name, { value, enumerable: true, writable: false });
+        return value;
+      },
+    });
+  return rules;
+}
+
+/**
  * Applies `scene` to `objects` and runs the model.
  * @throws {ScenarioError} when the objects cannot be resolved; {@link Error} when the scene
  *   names a client or node that does not exist.
@@ -61,8 +88,7 @@ export interface SceneResult {
 export function runScene(objects: readonly ScenarioObject[], scene: SceneOptions): SceneResult {
   const cluster = markNodesDown(resolveCluster(applyScene(objects, scene)), scene.downNodes);
   const mode = proxyMode(cluster.kubeProxy.mode);
-  const rules: Record<string, ModeRuleset> = {};
-  for (const n of cluster.nodes) rules[n.name] = mode.generate(cluster, n.name);
+  const rules = lazyRules(cluster.nodes, (name) => mode.generate(cluster, name));
   const svc = pickService(cluster, scene.service);
   const t = trace(
     cluster,
