@@ -35,6 +35,7 @@ import { TutorialToggle } from './tutorial/TutorialToggle';
 import { RestoreNotice } from './tutorial/RestoreNotice';
 import { parseLearnHash, useLocationHash } from './tutorial/route';
 import { TIME_KEYS, TimeViewToggle, TimeWorkspace, useTimeView } from './timeline/entry';
+import './theme/tokens.css';
 import './styles.css';
 
 const TutorialReader = lazy(() => import('./tutorial/TutorialReader'));

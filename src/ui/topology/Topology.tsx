@@ -19,6 +19,7 @@ import { layout } from './layout';
 import { LbBox } from './LbBox';
 import { NodeBox } from './NodeBox';
 import { PacketMarker } from './PacketMarker';
+import './topology.css';
 
 /** The drawing's own coordinate system; the SVG scales to its container. */
 export const VIEW_W = 900;

@@ -1,3 +1,4 @@
+import { block, contrast } from '../theme/contrast.test-helpers';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Element, ElementContent, Root } from 'hast';
@@ -367,34 +368,9 @@ describe('highlightLanguages', () => {
   });
 });
 
-/** WCAG 2.x relative luminance of a #rrggbb colour. */
-function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** WCAG contrast ratio (1–21). */
-function contrast(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
-}
-
-/** The custom properties declared in the first block opened by `selector` in `css`. */
-function block(css: string, selector: string): Record<string, string> {
-  const start = css.indexOf(`${selector} {`);
-  expect(start, selector).toBeGreaterThanOrEqual(0);
-  const body = css.slice(start, css.indexOf('}', start));
-  return Object.fromEntries(
-    [...body.matchAll(/(--[\w-]+):\s*(#[0-9a-fA-F]{6})/g)].map((m) => [m[1], m[2]]),
-  );
-}
-
 describe('highlight.css', () => {
   const hl = readFileSync(join(import.meta.dirname, 'highlight.css'), 'utf8');
-  const app = readFileSync(join(import.meta.dirname, '../styles.css'), 'utf8');
+  const app = readFileSync(join(import.meta.dirname, '../theme/tokens.css'), 'utf8');
 
   it.each(['light', 'dark'] as const)(
     'every %s token colour has at least 4.5:1 against the code backgrounds (WCAG AA)',
