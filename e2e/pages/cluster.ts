@@ -1,0 +1,33 @@
+import type { Page } from '@playwright/test';
+import type { ScenarioObject } from '../../src/model/k8s/objects';
+import { generatedCluster } from '../../src/model/scenario/generated';
+import type { GeneratedClusterOptions } from '../../src/model/scenario/generated';
+import { expect } from '../fixtures';
+
+/**
+ * Loads `objects` into the app as a person would bring their own cluster: as a `.json` file
+ * (a `v1` List, what `kubectl get … -o json` prints) given to the import's file input. Waits
+ * until the drawing shows the cluster (`data-node-count` on the topology equals the number of
+ * Node objects). `timeout` (ms) is for big clusters.
+ */
+export async function loadObjects(
+  page: Page,
+  objects: ScenarioObject[],
+  timeout = 30_000,
+): Promise<void> {
+  const nodes = objects.filter((o) => o.kind === 'Node').length;
+  const list = { apiVersion: 'v1', kind: 'List', items: objects };
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'cluster.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(list)),
+  });
+  await expect(page.getByTestId('topology')).toHaveAttribute('data-node-count', String(nodes), {
+    timeout,
+  });
+}
+
+/** {@link loadObjects} for a generated cluster (src/model/scenario/generated.ts). */
+export function loadGenerated(page: Page, opts: GeneratedClusterOptions, timeout?: number) {
+  return loadObjects(page, generatedCluster(opts), timeout);
+}
