@@ -8,6 +8,8 @@ import type { ModeRuleset } from '../model/kube-proxy/types';
 import { derive, errorTrace } from './derive';
 import type { SceneResult } from '../model';
 import type { Playback, Store } from './types';
+import { DEFAULT_WALKTHROUGH } from '../model';
+import type { Focus } from '../model/walkthrough/types';
 
 const errorTraces = new Map<string, Trace>();
 
@@ -60,3 +62,14 @@ export const selectScene = (s: Store) => s.scene;
 export const selectUi = (s: Store) => s.ui;
 export const selectSelectedNode = (s: Store) => s.ui.selectedNode;
 export const selectWalkthroughStep = (s: Store) => s.ui.walkthroughStep;
+
+const NO_FOCUS: readonly Focus[] = [];
+
+/**
+ * What the current walkthrough step draws attention to besides the packet (NodePort badges,
+ * the balancer's status or decision, kube-proxy's decision); empty off the walkthrough.
+ */
+export const selectStoryFocus = (s: Store): readonly Focus[] => {
+  const i = s.ui.walkthroughStep;
+  return (i !== null && DEFAULT_WALKTHROUGH.steps[i]?.focus) || NO_FOCUS;
+};
