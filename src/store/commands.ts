@@ -4,8 +4,14 @@
  * Parametrised commands (fail a node, pin a choice) are made by small factories.
  */
 import type { Choices, DialTarget, SceneOptions } from '../model/scenario/scene';
-import { DEFAULT_SCENE, DEFAULT_WALKTHROUGH, storyStepIndex } from '../model';
-import { selectCluster, selectStepCount, selectTrace } from './selectors';
+import { storyStepIndex } from '../model';
+import {
+  selectCluster,
+  selectStepCount,
+  selectStory,
+  selectTrace,
+  storyStepScene,
+} from './selectors';
 import { SPEEDS } from './types';
 import type { AppStore, Speed, StepPolicy, Store } from './types';
 
@@ -298,38 +304,100 @@ export const reroll: Command = {
     changeScene(store, { seed: store.getState().scene.seed + 1, choices: {} }, 'clamp'),
 };
 
-/** Opens walkthrough step `index`: its scene over DEFAULT_SCENE, then the trace step it shows. */
+/**
+ * Opens walkthrough step `index`, bound to the cluster on screen ({@link selectStory}): its
+ * scene over DEFAULT_SCENE (the kube-proxy mode the learner chose stays), then the trace step it
+ * shows. A step that does not apply to this cluster cannot be opened (its reason is shown in
+ * the walkthrough panel instead), and Next / Previous skip it.
+ */
 export const goToStory = (index: number): Command => ({
   id: `story-${index}`,
-  label: label(DEFAULT_WALKTHROUGH.steps[index]?.title ?? `Story step ${index + 1}`),
-  enabled: () => index >= 0 && index < DEFAULT_WALKTHROUGH.steps.length,
+  label: (s) => selectStory(s).steps[index]?.title ?? `Story step ${index + 1}`,
+  enabled: (store) => selectStory(store.getState()).steps[index]?.applies === true,
   perform: (store) => {
-    const story = DEFAULT_WALKTHROUGH.steps[index];
-    if (!story) return;
     const s = store.getState();
+    const story = selectStory(s).steps[index];
+    if (!story?.applies) return;
     // The story sets its own toggles; the kube-proxy mode the learner chose stays, so the
     // same story can be read in iptables, nftables or IPVS.
-    const proxyMode = s.scene.proxyMode;
-    s.setScene({ ...DEFAULT_SCENE, ...(proxyMode ? { proxyMode } : {}), ...story.scene }, 'reset');
+    s.setScene(storyStepScene(s, story), 'reset');
     s.setStepIndex(storyStepIndex(selectTrace(store.getState()), story));
     s.setWalkthroughStep(index);
   },
 });
 
+/** The index of the first step after `from` (or before it, `by` -1) that applies; -1 if none. */
+function nextApplicable(s: Store, from: number, by: 1 | -1): number {
+  const steps = selectStory(s).steps;
+  for (let i = from + by; i >= 0 && i < steps.length; i += by) if (steps[i]?.applies) return i;
+  return -1;
+}
+
+/** The next story step that applies to this cluster (the first one off the walkthrough). */
 export const nextStory: Command = {
   id: 'next-story',
   label: label('Next story step'),
-  enabled: (store) =>
-    (store.getState().ui.walkthroughStep ?? -1) < DEFAULT_WALKTHROUGH.steps.length - 1,
-  perform: (store) => goToStory((store.getState().ui.walkthroughStep ?? -1) + 1).perform(store),
+  enabled: (store) => {
+    const s = store.getState();
+    return nextApplicable(s, s.ui.walkthroughStep ?? -1, 1) >= 0;
+  },
+  perform: (store) => {
+    const s = store.getState();
+    const i = nextApplicable(s, s.ui.walkthroughStep ?? -1, 1);
+    if (i >= 0) goToStory(i).perform(store);
+  },
 };
 
+/** The previous story step that applies to this cluster. */
 export const prevStory: Command = {
   id: 'prev-story',
   label: label('Previous story step'),
-  enabled: (store) => (store.getState().ui.walkthroughStep ?? 0) > 0,
-  perform: (store) => goToStory((store.getState().ui.walkthroughStep ?? 0) - 1).perform(store),
+  enabled: (store) => {
+    const i = store.getState().ui.walkthroughStep;
+    return i !== null && nextApplicable(store.getState(), i, -1) >= 0;
+  },
+  perform: (store) => {
+    const s = store.getState();
+    if (s.ui.walkthroughStep === null) return;
+    const i = nextApplicable(s, s.ui.walkthroughStep, -1);
+    if (i >= 0) goToStory(i).perform(store);
+  },
 };
+
+/**
+ * "What next", after the walkthrough's last step: the story's last DNAT connection (step 5 on
+ * the canonical scenario) again, with `externalTrafficPolicy: Local` (nodes failed from the card
+ * stay failed), played from the start.
+ * Off the walkthrough afterwards, like any change the learner makes.
+ */
+export const tryStoryLocal: Command = {
+  id: 'story-try-local',
+  label: label('Replay this connection with externalTrafficPolicy: Local'),
+  enabled: (store) => selectStory(store.getState()).whatNext.dnatStep >= 0,
+  perform: (store) => {
+    const s = store.getState();
+    const w = selectStory(s);
+    const step = w.steps[w.whatNext.dnatStep];
+    if (!step?.applies) return;
+    // A node failed from the card stays failed.
+    const failedNodes = s.scene.failedNodes;
+    s.setScene(
+      { ...storyStepScene(s, step), failedNodes, externalTrafficPolicy: 'Local' },
+      'reset',
+    );
+    s.setWalkthroughStep(null);
+    s.setPlaying(true);
+  },
+};
+
+/**
+ * "What next": fail (or restore) the node that DNATed on the story's last DNAT step, with
+ * {@link toggleNodeFailure}; undefined when no step that DNATs applies.
+ */
+export function failStoryNode(s: Store): Command | undefined {
+  const node = selectStory(s).whatNext.failNode;
+  return node === undefined ? undefined : toggleNodeFailure(node);
+}
 
 /** The commands the global keyboard handler knows. */
 export const KEYBOARD_COMMANDS: readonly Command[] = [

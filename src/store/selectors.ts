@@ -8,8 +8,12 @@ import type { ModeRuleset } from '../model/kube-proxy/types';
 import { derive, errorTrace } from './derive';
 import type { SceneResult } from '../model';
 import type { Playback, Store } from './types';
-import { DEFAULT_WALKTHROUGH } from '../model';
+import { DEFAULT_SCENE } from '../model';
+import type { ScenarioObject, SceneOptions } from '../model';
 import type { Focus } from '../model/walkthrough/types';
+import { bindToObjects, unboundWalkthrough } from '../model/walkthrough/bind';
+import type { ApplicableStep, BoundStep, BoundWalkthrough } from '../model/walkthrough/bind';
+import { NODEPORT_TO_LOADBALANCER_STORY as DEFAULT_STORY } from '../model/walkthrough/nodePortToLoadBalancer';
 
 const errorTraces = new Map<string, Trace>();
 
@@ -67,9 +71,80 @@ const NO_FOCUS: readonly Focus[] = [];
 
 /**
  * What the current walkthrough step draws attention to besides the packet (NodePort badges,
- * the balancer's status or decision, kube-proxy's decision); empty off the walkthrough.
+ * the balancer's status or decision, kube-proxy's decision); empty off the walkthrough and on
+ * a step that does not apply to the cluster on screen. Reads the bound step ({@link selectStory}).
  */
 export const selectStoryFocus = (s: Store): readonly Focus[] => {
+  const step = selectStoryStep(s);
+  return (step?.applies && step.focus) || NO_FOCUS;
+};
+
+const storyCache = new WeakMap<readonly ScenarioObject[], BoundWalkthrough>();
+
+/**
+ * The walkthrough bound to the objects on screen (`bindToObjects`, src/model/walkthrough/bind.ts):
+ * each step with this cluster's own nodes and addresses, or `applies: false` and why. Memoised
+ * on the objects' reference (the story's scene is fixed, so the toggles do not matter); when
+ * the model cannot resolve the objects, every step says so.
+ */
+export const selectStory = (s: Store): BoundWalkthrough => {
+  let w = storyCache.get(s.objects);
+  if (!w) {
+    try {
+      w = bindToObjects(DEFAULT_STORY, s.objects);
+    } catch (e) {
+      w = unboundWalkthrough(
+        DEFAULT_STORY,
+        `The model cannot run these objects: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+    storyCache.set(s.objects, w);
+  }
+  return w;
+};
+
+/** The bound walkthrough step on screen, or undefined off the walkthrough. */
+export const selectStoryStep = (s: Store): BoundStep | undefined => {
   const i = s.ui.walkthroughStep;
-  return (i !== null && DEFAULT_WALKTHROUGH.steps[i]?.focus) || NO_FOCUS;
+  return i === null ? undefined : selectStory(s).steps[i];
+};
+
+/** The scene a bound story step opens: DEFAULT_SCENE, the learner's kube-proxy mode, the step's toggles. */
+export function storyStepScene(s: Store, step: ApplicableStep): SceneOptions {
+  const proxyMode = s.scene.proxyMode;
+  return { ...DEFAULT_SCENE, ...(proxyMode ? { proxyMode } : {}), ...step.scene };
+}
+
+/** A scene with the fields "what next" changes (policy, failed nodes) set aside, as sorted JSON. */
+function withoutWhatNext(scene: SceneOptions): string {
+  const { externalTrafficPolicy: _p, failedNodes: _f, downNodes: _d, ...rest } = scene;
+  const sorted = (x: unknown): unknown =>
+    Array.isArray(x)
+      ? x.map(sorted)
+      : x !== null && typeof x === 'object'
+        ? Object.fromEntries(
+            Object.entries(x as Record<string, unknown>)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+              .map(([k, v]) => [k, sorted(v)]),
+          )
+        : x;
+  return JSON.stringify(sorted(rest));
+}
+
+/**
+ * Whether the walkthrough's "What next" card is on screen: on the last step that applies, or
+ * on a connection a "What next" action made from it (the last step's or the last DNAT step's
+ * scene with only externalTrafficPolicy or failed nodes changed).
+ */
+export const selectStoryEnded = (s: Store): boolean => {
+  const w = selectStory(s);
+  const { lastStep, dnatStep } = w.whatNext;
+  if (lastStep < 0) return false;
+  const i = s.ui.walkthroughStep;
+  if (i !== null) return i === lastStep;
+  const here = withoutWhatNext(s.scene);
+  return [lastStep, dnatStep].some((k) => {
+    const step = w.steps[k];
+    return step?.applies === true && withoutWhatNext(storyStepScene(s, step)) === here;
+  });
 };

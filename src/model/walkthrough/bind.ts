@@ -473,3 +473,24 @@ export function bindToObjects(
 export function storyScene(step: ApplicableStep, base: SceneOptions = DEFAULT_SCENE): SceneOptions {
   return { ...base, ...step.scene };
 }
+
+/**
+ * `walkthrough` with no step applicable, each for `reason` (e.g. the objects cannot be
+ * resolved): what the panel shows instead of a story that cannot run.
+ */
+export function unboundWalkthrough(
+  walkthrough: WalkthroughTemplate,
+  reason: string,
+): BoundWalkthrough {
+  const roles: Roles = { service: '', values: {}, why: {} };
+  return {
+    id: walkthrough.id,
+    title: walkthrough.title,
+    steps: walkthrough.steps.map((t) => {
+      const bound = bindStep({ ...t, needs: ['serviceName'] }, roles);
+      return { ...bound, applies: false, reason, missing: 'serviceName' } as InapplicableStep;
+    }),
+    roles,
+    whatNext: { ...walkthrough.whatNext, lastStep: -1, dnatStep: -1 },
+  };
+}
