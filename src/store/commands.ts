@@ -372,7 +372,7 @@ export const prevStory: Command = {
  */
 export const tryStoryLocal: Command = {
   id: 'story-try-local',
-  label: label('Replay this connection with externalTrafficPolicy: Local'),
+  label: label('Try externalTrafficPolicy: Local (replays this connection)'),
   enabled: (store) => selectStory(store.getState()).whatNext.dnatStep >= 0,
   perform: (store) => {
     const s = store.getState();
