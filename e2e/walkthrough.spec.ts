@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import { SCREENSHOT_DIR, expect, test } from './fixtures';
 import { AppPage } from './pages/app';
+import { loadGenerated, loadObjects } from './pages/cluster';
+import { loadObjects as parseManifests } from '../src/model/import/load';
 
 /**
  * The default walkthrough tells the five-step NodePort → LoadBalancer story of the canonical
@@ -140,4 +144,132 @@ test('the default trace plays through to the pod and back to the client', async 
   expect(await app.inspectorRow('sport')).toMatchObject({ after: '80' });
   expect(await app.inspectorRow('dst')).toMatchObject({ after: '198.51.100.23' });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/default-end.png`, fullPage: true });
+});
+
+// ---- the walkthrough on a cluster of one's own, and "What next" ----
+
+/** The objects of a shipped example (public/examples), as a person would import them. */
+function exampleObjects(file: string) {
+  return parseManifests(readFileSync(`public/examples/${file}`, 'utf8')).objects;
+}
+
+function storyUi(page: Page) {
+  const panel = page.getByTestId('walkthrough');
+  return {
+    root: panel.locator('.walkthrough'),
+    step: (id: string) => panel.locator(`[data-story="${id}"]`),
+    item: (id: string) => panel.locator('li').filter({ has: page.locator(`[data-story="${id}"]`) }),
+    body: panel.locator('.story-body'),
+    next: panel.locator('[data-command="next-story"]'),
+    whatNext: panel.getByTestId('story-next'),
+  };
+}
+
+test('an imported cluster: the steps name its nodes; steps 4 and 5 say why they do not apply', async ({
+  page,
+}) => {
+  const app = await new AppPage(page).goto();
+  const ui = storyUi(page);
+  await loadObjects(page, exampleObjects('bare-metal-pending.yaml'));
+  await expect(ui.root).toHaveAttribute('data-walkthrough-step', '');
+  await expect(ui.step('dial-node-2')).toHaveText('2. Dialling k8s-cp-1 directly');
+  await expect(app.walkthrough).not.toContainText('node-2');
+  for (const id of ['lb-picks-node', 'node-1-dnat']) {
+    await expect(ui.item(id)).toHaveAttribute('data-applies', 'false');
+    await expect(ui.step(id)).toHaveAttribute('aria-disabled', 'true');
+    await expect(ui.item(id).getByTestId('story-why')).toContainText(
+      'Your Service web has no status.loadBalancer.ingress',
+    );
+    // The reason is the button's description, for a screen reader too.
+    await expect(ui.step(id)).toHaveAccessibleDescription(/no status\.loadBalancer\.ingress/);
+  }
+  await ui.next.click();
+  await expect(ui.root).toHaveAttribute('data-walkthrough-step', '0');
+  await expect(ui.body).toContainText('KUBE-NODEPORTS rule for 31380');
+  await expect(ui.body).toContainText('k8s-cp-1 has the rule as well');
+  await ui.next.click();
+  await expect(ui.root).toHaveAttribute('data-walkthrough-step', '1');
+  // The Pod on the other worker (10.244.1.23 on k8s-worker-1 is the first; the story sends the
+  // dialled connection to the next one, as it sends node-2's to node-3 in the canonical story).
+  await expect(ui.body).toContainText('rewrite the destination to 10.244.2.17:80 on k8s-worker-2');
+  await expect(app.narration).toContainText('DNAT to 10.244.2.17:80');
+  await app.expectPacketAt('node:k8s-cp-1');
+  await ui.next.click();
+  await expect(ui.root).toHaveAttribute('data-walkthrough-step', '2');
+  await expect(ui.body).toContainText('Your Service web is in that state now');
+  // Step 3 is the last that applies here: Next stops, and "What next" follows.
+  await app.expectCommandDisabled('next-story');
+  await expect(ui.root).toHaveAttribute('data-story-ended', 'true');
+  await expect(ui.whatNext.getByRole('button', { name: 'Fail k8s-cp-1' })).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/story-imported.png`, fullPage: true });
+});
+
+test('a Pod on every node: step 2 says why, and Next skips it', async ({ page }) => {
+  const app = await new AppPage(page).goto();
+  const ui = storyUi(page);
+  await loadGenerated(page, { nodes: 3, pods: 3 });
+  await expect(ui.item('dial-node-2')).toHaveAttribute('data-applies', 'false');
+  await expect(ui.step('dial-node-2')).toHaveText('2. Dialling a node without a Pod directly');
+  await expect(ui.item('dial-node-2').getByTestId('story-why')).toHaveText(
+    'Not in this cluster: Every node in your cluster runs a web Pod, so there is no node without one to dial.',
+  );
+  // It does not apply: aria-disabled, and a click (forced past Playwright's check) does nothing.
+  await ui.step('dial-node-2').click({ force: true });
+  await expect(ui.root).toHaveAttribute('data-walkthrough-step', '');
+  await ui.next.click();
+  await expect(ui.root).toHaveAttribute('data-walkthrough-step', '0');
+  await ui.next.click();
+  await expect(ui.root).toHaveAttribute('data-walkthrough-step', '2');
+  await expect(ui.body).toContainText('EXTERNAL-IP <pending>');
+  await app.goToStory(4);
+  await expect(ui.step('node-1-dnat')).toHaveText('5. node-1 DNATs to a pod');
+  await expect(ui.body).toContainText('draws between all 3 ready pods');
+});
+
+test('nodes named differently: the steps use their names', async ({ page }) => {
+  const app = await new AppPage(page).goto();
+  const ui = storyUi(page);
+  await loadObjects(page, exampleObjects('cloud-cluster-policy.yaml'));
+  const empty = 'gke-prod-default-pool-8d94e0c7-9m2q';
+  await expect(ui.step('dial-node-2')).toHaveText(`2. Dialling ${empty} directly`);
+  await app.goToStory(1);
+  await app.expectPacketAt(`node:${empty}`);
+  await app.goToStory(3);
+  expect(await app.chosen()).toBe('gke-prod-default-pool-6f1c2a3b-4kxz');
+});
+
+test('"What next" after step 5: try Local, fail the node that DNATed, read on', async ({
+  page,
+}) => {
+  const app = await new AppPage(page).goto();
+  const ui = storyUi(page);
+  await app.goToStory(3);
+  await expect(ui.whatNext).toHaveCount(0);
+  await app.goToStory(4);
+  await expect(ui.whatNext).toBeVisible();
+  await expect(ui.whatNext.getByRole('heading', { name: 'What next' })).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/story-what-next.png`, fullPage: true });
+
+  // 1. Local, by keyboard: the policy becomes Local and the connection replays.
+  const local = ui.whatNext.getByRole('button', { name: /^Try externalTrafficPolicy: Local/ });
+  await local.focus();
+  await page.keyboard.press('Enter');
+  await expect(app.root).toHaveAttribute('data-policy', 'Local');
+  await expect(ui.root).toHaveAttribute('data-walkthrough-step', '');
+  await expect(ui.whatNext).toBeVisible();
+  await expect(page.getByTestId('outcome')).toHaveAttribute('data-snat', 'false', {
+    timeout: 30_000,
+  });
+
+  // 2. Fail node-1, the node that DNATed.
+  await ui.whatNext.getByRole('button', { name: 'Fail node-1' }).click();
+  await expect(app.root).toHaveAttribute('data-failed-nodes', 'node-1');
+  await expect(ui.whatNext.getByRole('button', { name: 'Restore node-1' })).toBeVisible();
+
+  // 3. The tutorial chapter that carries the story on.
+  const read = ui.whatNext.getByRole('link', { name: /externalTrafficPolicy — Cluster or Local/ });
+  await expect(read).toHaveAttribute('href', '#/learn/traffic-policy');
+  await read.click();
+  await expect(app.root).toHaveAttribute('data-reading', 'true');
+  await expect(page).toHaveURL(/#\/learn\/traffic-policy$/);
 });
