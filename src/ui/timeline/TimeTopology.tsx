@@ -3,9 +3,8 @@ import type { KeyboardEvent, MouseEvent } from 'react';
 import { stateAt } from '../../model/time';
 import type { Epoch, Timeline } from '../../model/time/types';
 import { StoreProvider, createAppStore, useAppStore, useAppStoreApi } from '../../store';
-import { derive } from '../../store/derive';
-import { Topology, VIEW_H, VIEW_W } from '../topology/Topology';
-import { layout } from '../topology/layout';
+import { Topology } from '../topology/Topology';
+import type { TopologyLayout } from '../topology/layout';
 import { toggleNodeNow } from './commands';
 import { epochAt } from '../../store/timelineDerive';
 import { useTimeline } from './context';
@@ -81,40 +80,32 @@ export const TimeTopology = memo(function TimeTopology({
       data-epoch={epochIndex}
     >
       <StoreProvider store={store}>
-        <Topology />
-      </StoreProvider>
-      {epoch && (
-        <Overlay
-          timeline={timeline}
-          epoch={epoch}
-          objects={snapshot.objects}
-          scene={snapshot.scene}
-          stage={stage}
-          probed={probed}
+        {/* The marks are drawn inside the stage, in its own layout (it folds and zooms). */}
+        <Topology
+          rotationBadges={false}
+          overlay={(l) =>
+            epoch && (
+              <Overlay l={l} timeline={timeline} epoch={epoch} stage={stage} probed={probed} />
+            )
+          }
         />
-      )}
+      </StoreProvider>
     </div>
   );
 });
 
 interface OverlayProps {
+  /** The stage's layout the marks are placed in. */
+  l: TopologyLayout;
   timeline: Timeline;
   epoch: Epoch;
-  objects: Parameters<typeof derive>[0];
-  scene: Parameters<typeof derive>[1];
   stage: ProvisioningStage | null;
   /** Comma-separated nodes whose first probe result is known by now. */
   probed: string;
 }
 
 /** Marks drawn over the topology, in its coordinates; they take no pointer events. */
-function Overlay({ timeline, epoch, objects, scene, stage, probed }: OverlayProps) {
-  const d = derive(objects, scene);
-  const l = useMemo(
-    () => (d.ok ? layout(d.result.cluster, VIEW_W, VIEW_H, scene.client) : undefined),
-    [d, scene.client],
-  );
-  if (!l) return null;
+function Overlay({ l, timeline, epoch, stage, probed }: OverlayProps) {
   const controller = timeline.settings.provisioning.controller;
   const metallb = controller === 'metallb-l2';
   const none = controller === 'none';
@@ -125,12 +116,7 @@ function Overlay({ timeline, epoch, objects, scene, stage, probed }: OverlayProp
   const registered = timeline.registeredAt !== null && timeline.registeredAt <= epoch.from;
   const probedNow = new Set(probed.split(','));
   return (
-    <svg
-      className="time-overlay"
-      viewBox={`0 0 ${VIEW_W} ${VIEW_H}`}
-      aria-hidden="true"
-      data-testid="time-overlay"
-    >
+    <g className="time-overlay" aria-hidden="true" data-testid="time-overlay">
       <defs>
         <pattern
           id="tl-hatch"
@@ -145,16 +131,22 @@ function Overlay({ timeline, epoch, objects, scene, stage, probed }: OverlayProp
       {stage && (stage.id === 'building' || stage.id === 'noticed') && (
         <rect
           className="tl-highlight"
-          x={l.lb.x - 4}
-          y={l.lb.y - 4}
-          width={l.lb.w + 8}
-          height={l.lb.h + 8}
+          x={l.lb.box.x - 4}
+          y={l.lb.box.y - 4}
+          width={l.lb.box.w + 8}
+          height={l.lb.box.h + 8}
           rx={10}
         />
       )}
       {(none || metallb) && (
         <g className="tl-no-lb" data-testid="no-lb">
-          <rect x={l.lb.x - 2} y={l.lb.y - 2} width={l.lb.w + 4} height={l.lb.h + 4} rx={9} />
+          <rect
+            x={l.lb.box.x - 2}
+            y={l.lb.box.y - 2}
+            width={l.lb.box.w + 4}
+            height={l.lb.box.h + 4}
+            rx={9}
+          />
           {(none
             ? [
                 'No load balancer:',
@@ -172,7 +164,7 @@ function Overlay({ timeline, epoch, objects, scene, stage, probed }: OverlayProp
                 'enters that one node.',
               ]
           ).map((line, i) => (
-            <text key={i} x={l.lb.x + 8} y={l.lb.y + 22 + i * 17}>
+            <text key={i} x={l.lb.box.x + 8} y={l.lb.box.y + 22 + i * 17}>
               {line}
             </text>
           ))}
@@ -182,7 +174,8 @@ function Overlay({ timeline, epoch, objects, scene, stage, probed }: OverlayProp
         const inRot = epoch.inRotation.includes(n.name);
         const target = registered && timeline.targets.includes(n.name);
         const down = epoch.failedNodes.includes(n.name);
-        const y = n.box.y + n.box.h - 26;
+        // In the row the stage keeps for its own rotation badge (not drawn here).
+        const y = n.rotation.box.y;
         const text = metallb
           ? announcing === n.name
             ? `⇄ answers ARP${down ? ' (but down)' : ''}`
@@ -221,27 +214,27 @@ function Overlay({ timeline, epoch, objects, scene, stage, probed }: OverlayProp
             {stage?.id === 'registered' && (
               <rect
                 className="tl-highlight"
-                x={n.nodePortBadge.x - 3}
-                y={n.nodePortBadge.y - 3}
-                width={n.nodePortBadge.w + 6}
-                height={n.nodePortBadge.h + 6}
+                x={n.nodePort.box.x - 3}
+                y={n.nodePort.box.y - 3}
+                width={n.nodePort.box.w + 6}
+                height={n.nodePort.box.h + 6}
                 rx={10}
               />
             )}
             <rect
               className="tl-rotation-tag"
-              x={n.box.x + 8}
+              x={n.rotation.box.x}
               y={y}
-              width={n.box.w - 16}
-              height={18}
-              rx={9}
+              width={n.box.w - 20}
+              height={n.rotation.box.h}
+              rx={10}
             />
-            <text x={n.box.x + n.box.w / 2} y={y + 13} textAnchor="middle">
+            <text x={n.rotation.box.x + (n.box.w - 20) / 2} y={y + 15} textAnchor="middle">
               {text}
             </text>
           </g>
         );
       })}
-    </svg>
+    </g>
   );
 }

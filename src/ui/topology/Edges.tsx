@@ -1,8 +1,12 @@
 import { line } from 'd3-shape';
-import type { Trace } from '../../model/trace/types';
+import type { Candidate, Trace } from '../../model/trace/types';
+import type { Cluster } from '../../model/scenario/cluster';
 import { hopsUpTo } from '../traceView';
+import type { StageIds } from './Defs';
+import { url } from './Defs';
 import type { Point, TopologyLayout } from './layout';
-import { route } from './layout';
+import { busLink, healthWire, route } from './route';
+import { SlotText } from './SlotText';
 
 const path = line<Point>()
   .x((p) => p.x)
@@ -10,48 +14,63 @@ const path = line<Point>()
 
 interface EdgesProps {
   layout: TopologyLayout;
+  cluster: Cluster;
   trace: Trace;
   stepIndex: number;
+  health: Record<string, Candidate>;
+  /** Some folded node fails its health check. */
+  foldFailing: boolean;
+  ids: StageIds;
 }
 
 /**
- * The wires: client → balancer, balancer → each node, each node ↔ the cluster network (thin
- * and dashed); the moves the packet has made so far on top (solid), the current one thickest.
+ * The wires, all in gutters: the balancer's health checks to each drawn node (dotted; a failing
+ * one in the failed colour with a cross at the node), each node's link to the cluster network,
+ * and on top the moves the packet has made so far — request solid, reply dashed, each ending
+ * in an arrowhead, the current one thickest.
  */
-export function Edges({ layout: l, trace, stepIndex }: EdgesProps) {
-  const base: { id: string; points: Point[] }[] = [];
-  if (l.client) base.push({ id: 'client-lb', points: route(l, 'client', 'lb') });
-  for (const n of l.nodes) {
-    // Stop at the node's edge: the wire ends at the node, not at kube-proxy.
-    const inbound = route(l, 'lb', `node:${n.name}`);
-    base.push({ id: `lb-${n.name}`, points: inbound.slice(1, -1) });
-    const cx = n.box.x + n.box.w / 2;
-    base.push({
-      id: `net-${n.name}`,
-      points: [
-        { x: cx, y: n.box.y + n.box.h },
-        { x: cx, y: l.bus.y },
-      ],
-    });
-  }
+export function Edges({
+  layout: l,
+  cluster,
+  trace,
+  stepIndex,
+  health,
+  foldFailing,
+  ids,
+}: EdgesProps) {
   const hops = hopsUpTo(trace, stepIndex);
+  const hasLb = Object.keys(health).length > 0;
+  const checks = [
+    ...l.nodes.map((n) => ({ id: n.name, failing: health[n.name]?.eligible === false })),
+    ...(l.fold ? [{ id: 'fold', failing: foldFailing }] : []),
+  ];
   return (
     <g className="edges">
-      <line className="bus" x1={l.bus.x1} x2={l.bus.x2} y1={l.bus.y} y2={l.bus.y} />
-      <text className="bus-label" x={l.bus.x1 + 4} y={l.bus.y + 16}>
-        cluster network
-      </text>
-      {base.map((e) => (
-        <path key={e.id} className="edge" d={path(e.points) ?? ''} />
+      <line className="bus" x1={l.bus.x1} x2={l.bus.x2} y1={l.bus.y1} y2={l.bus.y2} />
+      <SlotText className="muted" at={l.bus.label} text="cluster network" />
+      {l.nodes.map((n) => (
+        <path key={`net-${n.name}`} className="edge idle" d={path(busLink(l, n)) ?? ''} />
       ))}
+      {l.client && <path className="edge idle" d={path(route(l, 'client', 'lb')) ?? ''} />}
+      {hasLb &&
+        checks.map((c) => (
+          <path
+            key={`hc-${c.id}`}
+            className={`edge health${c.failing ? ' failing' : ''}`}
+            d={path(healthWire(l, c.id === 'fold' ? (l.fold?.names[0] ?? '') : c.id)) ?? ''}
+            markerEnd={c.failing ? url(ids.cross) : undefined}
+            data-health={c.id}
+            data-failing={c.failing}
+          />
+        ))}
       {hops.map((h, i) => {
         const current = h.stepIndex === stepIndex;
         return (
           <path
             key={`${h.stepIndex}-${i}`}
             className={`edge used ${h.direction}${current ? ' current' : ''}`}
-            d={path(route(l, h.from, h.to)) ?? ''}
-            markerEnd={current ? 'url(#arrow)' : undefined}
+            d={path(route(l, h.from, h.to, cluster)) ?? ''}
+            markerEnd={url(h.direction === 'reply' ? ids.arrowReply : ids.arrowRequest)}
             data-hop={`${h.from}>${h.to}`}
           />
         );

@@ -2,6 +2,8 @@ import type { Candidate } from '../../model/trace/types';
 import type { ServiceModel } from '../../model/scenario/cluster';
 import type { SceneOptions } from '../../model/scenario/scene';
 import type { TopologyLayout } from './layout';
+import { Rect, SlotText } from './SlotText';
+import { textWidth } from './text';
 import { shortName } from '../traceView';
 
 interface LbBoxProps {
@@ -10,6 +12,8 @@ interface LbBoxProps {
   scene: SceneOptions;
   health: Record<string, Candidate>;
   nodePort: number;
+  /** Counts of the folded nodes for the summary row. */
+  fold: { count: number; eligible: number; failing: number } | undefined;
   focusStatus: boolean;
   focusDecision: boolean;
 }
@@ -25,25 +29,25 @@ function healthMark(c: Candidate | undefined, rotation: boolean): string {
   return c.eligible ? '✓ passing' : '✗ failing';
 }
 
-/** Advance of an 11 px character in the balancer's lines (DejaVu Sans, measured: 6.6 px). */
-const LINE_CHAR_W = 6.6;
-
 /**
- * One target's line, `name mark`, kept inside a box `boxW` wide: the name is shortened (its
- * end kept) to what the mark leaves, and a long rotation mark becomes `○ out` / `● in` when the
- * name would otherwise keep fewer than eight characters.
+ * One target's line, `name mark`, kept inside `w` px of 12 px text: the name is shortened
+ * (its end kept) to what the mark leaves, and a long rotation mark becomes `○ out` / `● in`
+ * when the name would otherwise keep fewer than eight characters.
  */
 export function targetLine(
   name: string,
   c: Candidate | undefined,
   rotation: boolean,
-  boxW: number,
+  w: number,
 ): string {
-  const budget = Math.floor((boxW - 16) / LINE_CHAR_W);
+  const fits = (s: string) => textWidth(s, 12) <= w;
   let mark = healthMark(c, rotation);
-  if (rotation && c && budget - mark.length - 1 < Math.min(8, name.length))
-    mark = c.eligible ? '● in' : '○ out';
-  return `${shortName(name, Math.max(6, Math.min(12, budget - mark.length - 1)))} ${mark}`;
+  if (rotation && c && !fits(`${name.slice(0, 8)}… ${mark}`)) mark = c.eligible ? '● in' : '○ out';
+  for (let keep = name.length; keep >= 4; keep--) {
+    const line = `${shortName(name, keep)} ${mark}`;
+    if (fits(line)) return line;
+  }
+  return `${shortName(name, 4)} ${mark}`;
 }
 
 /**
@@ -62,78 +66,72 @@ function deliveryText(
 }
 
 /**
- * The cloud load balancer: its published address, ipMode, where it delivers and each target's
- * health. While status.loadBalancer is empty the balancer is still being provisioned: there
- * is no address, no ingress entry (so no ipMode) and nothing to health-check yet.
+ * The cloud load balancer: its published address, ipMode, where it delivers and the health of
+ * each drawn node, plus one row for the folded ones. While status.loadBalancer is empty the
+ * balancer is still being provisioned: no address, no ipMode, nothing health-checked yet.
  */
-export function LbBox({
-  layout: l,
-  service,
-  scene,
-  health,
-  nodePort,
-  focusStatus,
-  focusDecision,
-}: LbBoxProps) {
-  const { x, y, w, h } = l.lb;
+export function LbBox({ layout: l, service, scene, health, nodePort, fold, ...focus }: LbBoxProps) {
   const ingress = service?.ingress[0];
   const port = service?.ports[0]?.port ?? 80;
   const address = ingress ? `${ingress.ip}:${port}` : '';
+  const [title, addr, mode, delivery, heading] = l.lb.header;
+  const rotation = scene.choices.rotation !== undefined;
   return (
     <g
-      className={`lb${focusDecision ? ' focus' : ''}`}
+      className={`lb${focus.focusDecision ? ' focus' : ''}`}
       data-place="lb"
       data-lb-state={ingress ? 'published' : 'pending'}
     >
-      <rect className="box lb-frame" x={x} y={y} width={w} height={h} rx={8} />
-      <text className="title" x={x + 8} y={y + 18}>
-        Load balancer
-      </text>
-      <g className={focusStatus ? 'focus-ring' : undefined}>
-        <text className={`detail mono${ingress ? '' : ' pending'}`} x={x + 8} y={y + 35}>
-          {ingress ? address : 'EXTERNAL-IP <pending>'}
-        </text>
+      <Rect className="box lb-frame" box={l.lb.box} rx={8} />
+      {title && <SlotText className="title" at={title} text="Load balancer" />}
+      <g className={focus.focusStatus ? 'focus-ring' : undefined}>
+        {addr && (
+          <SlotText
+            className={ingress ? 'detail' : 'pending'}
+            at={addr}
+            text={ingress ? address : 'EXTERNAL-IP <pending>'}
+          />
+        )}
       </g>
       {ingress ? (
         <>
-          <text className="detail" x={x + 8} y={y + 51} data-lb-line="ipmode">
-            {`ipMode: ${ingress.ipMode}`}
-          </text>
-          <text className="detail small" x={x + 8} y={y + 66} data-lb-line="delivery">
-            {deliveryText(ingress.ipMode, scene.delivery, nodePort, address)}
-          </text>
-          <text className="detail muted small" x={x + 8} y={y + 84}>
-            health checks
-          </text>
-          {l.nodes.map((n) => {
-            const exit = l.lbExits[n.name];
-            if (!exit) return null;
-            const c = health[n.name];
-            const line = targetLine(n.name, c, scene.choices.rotation !== undefined, l.lb.w);
+          {mode && <SlotText at={mode} text={`ipMode: ${ingress.ipMode}`} data-lb-line="ipmode" />}
+          {delivery && (
+            <SlotText
+              at={delivery}
+              text={deliveryText(ingress.ipMode, scene.delivery, nodePort, address)}
+              data-lb-line="delivery"
+            />
+          )}
+          {heading && <SlotText className="muted" at={heading} text="health checks" />}
+          {l.lb.rows.map((r) => {
+            const c = health[r.name];
             return (
-              <text
-                key={n.name}
-                className={`detail small${c && !c.eligible ? ' unhealthy' : ''}`}
-                x={x + 8}
-                y={exit.y + 4}
-              >
-                <title>{`${n.name}: ${c ? c.status : 'no health check result in this trace'}`}</title>
-                {line}
-              </text>
+              <SlotText
+                key={r.name}
+                className={c && !c.eligible ? 'unhealthy' : undefined}
+                at={r.text}
+                text={targetLine(r.name, c, rotation, r.text.w)}
+                tip={`${r.name}: ${c ? c.status : 'no health check result in this trace'}`}
+                data-lb-line="target"
+              />
             );
           })}
+          {l.lb.foldRow && fold && (
+            <SlotText
+              className={fold.failing ? 'unhealthy' : 'muted'}
+              at={l.lb.foldRow.text}
+              text={`+${fold.count} more: ${fold.eligible} ${rotation ? '●' : '✓'}${fold.failing ? ` ${fold.failing} ${rotation ? '○' : '✗'}` : ''}`}
+              tip={`${fold.count} more nodes: ${fold.eligible} ${rotation ? 'in rotation' : 'passing'}, ${fold.failing} ${rotation ? 'out of rotation' : 'failing'}`}
+              data-lb-line="folded"
+            />
+          )}
         </>
       ) : (
         <>
-          <text className="detail small" x={x + 8} y={y + 53} data-lb-line="provisioning">
-            being provisioned:
-          </text>
-          <text className="detail small" x={x + 8} y={y + 67}>
-            no address yet
-          </text>
-          <text className="detail muted small" x={x + 8} y={y + 84}>
-            no health checks yet
-          </text>
+          {mode && <SlotText at={mode} text="being provisioned:" data-lb-line="provisioning" />}
+          {delivery && <SlotText at={delivery} text="no address yet" />}
+          {heading && <SlotText className="muted" at={heading} text="no health checks yet" />}
         </>
       )}
     </g>

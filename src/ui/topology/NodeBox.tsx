@@ -1,7 +1,8 @@
 import type { KeyboardEvent } from 'react';
+import type { Candidate } from '../../model/trace/types';
 import type { ClientModel, ClusterNode } from '../../model/scenario/cluster';
 import type { NodeLayout } from './layout';
-import { shortName } from '../traceView';
+import { Rect, SlotText } from './SlotText';
 
 interface NodeBoxProps {
   node: ClusterNode;
@@ -14,200 +15,150 @@ interface NodeBoxProps {
   unnoticed?: boolean;
   nodePort: number;
   client: ClientModel | undefined;
-  /** The pod place the packet is at or heading to, highlighted. */
+  /** The place the packet is at or heading to (its box is highlighted). */
   activePlace: string | undefined;
+  /** The balancer's view of this node (undefined: no balancer). */
+  target: Candidate | undefined;
+  /** Label the balancer state as "in/out of rotation" (a timeline) rather than the check's result. */
+  rotation: boolean;
+  /** Draw the rotation badge (the time view draws its own). */
+  rotationBadge: boolean;
+  /** DNAT / SNAT done on this node so far in the trace. */
+  nat: { dnat: boolean; snat: boolean };
   focusNodePorts: boolean;
   focusKubeProxy: boolean;
-  /** How many rules kube-proxy wrote on this node, per table. */
+  /** How many rules kube-proxy wrote on this node. */
   ruleCounts: { mode: string; rules: number } | undefined;
+  hatch: string;
   onToggle: () => void;
 }
 
-/** Width of the "✗ down" badge: its text in a wide bold sans-serif, plus padding. */
-const DOWN_W = 58;
-
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** Enter or Space on a focused element runs `act` (the element is a button). */
+export function pressKeys(act: () => void) {
+  return (e: KeyboardEvent) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      act();
+    }
+  };
+}
 
 /**
- * One node: name, InternalIP, its NodePort badge, kube-proxy, a host client if there is one,
- * and its pods. Clicking it (or Enter/Space on it) fails or restores the node. A failed node
- * is greyed AND dashed AND labelled "down", never told by colour alone. Keyboard focus draws
- * its own ring around the node, distinct from the failed styling.
+ * One node: name, InternalIP and status, its NodePort badge on the top edge where the wire
+ * comes in, the balancer's view of it, kube-proxy (with DNAT/SNAT badges when it rewrote the
+ * packet), a host client, and its Pods. Clicking it (or Enter/Space) fails or restores it. A
+ * failed node is hatched AND red-dashed AND labelled "✗ down"; an out-of-rotation node has a
+ * dashed frame and a "○ out of rotation" badge: colour is never the only signal.
  */
 export function NodeBox(props: NodeBoxProps) {
-  const { node, box: l, failed, nodePort, client, activePlace } = props;
+  const { node, box: l, failed, client, activePlace, target } = props;
   const { x, y, w, h } = l.box;
-  const chars = Math.floor((w - 24) / 6.4);
   const status = props.unnoticed ? '✗ down' : node.ready && !failed ? '✓ Ready' : '✗ NotReady';
-  // Down either way (failed here, or down in a timeline moment): the button restores it.
   const down = failed || props.unnoticed === true;
+  const out = target !== undefined && !target.eligible;
+  const rotText = !target ? '' : target.eligible ? '● in rotation' : '○ out of rotation';
   const downTitle =
     node.apiReady === false
       ? `${node.name} is down, and the node lifecycle controller has noticed: its Node reads Ready Unknown (NotReady)`
       : `${node.name} is down, but the control plane has not noticed yet: its Node still reads Ready until node-monitor-grace-period passes`;
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      props.onToggle();
-    }
-  };
+  const ruleText = props.ruleCounts ? `${props.ruleCounts.rules} rules` : 'no rules';
   return (
     <g
-      className={`node${failed ? ' failed' : ''}${node.ready ? '' : ' not-ready'}`}
+      className={`node${failed ? ' failed' : ''}${node.ready ? '' : ' not-ready'}${out ? ' out' : ''}`}
       role="button"
       tabIndex={0}
       aria-pressed={down}
-      aria-label={`${node.name}, ${props.unnoticed ? `down (its Node reads ${node.apiReady === false ? 'NotReady' : 'Ready'})` : status.slice(2)}${failed ? ', down: restore this node' : down ? ': restore this node' : ': fail this node'}`}
+      aria-label={`${node.name}, ${props.unnoticed ? `down (its Node reads ${node.apiReady === false ? 'NotReady' : 'Ready'})` : status.slice(2)}${out ? ', out of rotation' : ''}${failed ? ', down: restore this node' : down ? ': restore this node' : ': fail this node'}`}
       onClick={props.onToggle}
-      onKeyDown={onKeyDown}
+      onKeyDown={pressKeys(props.onToggle)}
       data-place={`node:${node.name}`}
       data-node-failed={failed}
+      data-rotation={target ? (target.eligible ? 'in' : 'out') : undefined}
     >
-      {/* Shown only while the node has keyboard focus: solid, outside the frame, in the focus
-          colour, so it never looks like the failed node's red dashed border. */}
       <rect
         className="node-focus-ring"
-        x={x - 4}
-        y={y - 4}
-        width={w + 8}
-        height={h + 8}
+        x={x - 5}
+        y={y - 5}
+        width={w + 10}
+        height={h + 10}
         rx={11}
         aria-hidden="true"
       />
+      {failed && <Rect className="node-hatch" box={l.box} rx={8} fill={`url(#${props.hatch})`} />}
       <rect className="box node-frame" x={x} y={y} width={w} height={h} rx={8} />
-      <text className="title" x={x + 8} y={y + 18}>
-        <title>{node.name}</title>
-        {shortName(node.name, l.titleChars)}
-      </text>
-      <text className="detail mono small" x={x + 8} y={y + 33}>
-        {node.internalIP}
-      </text>
+      <SlotText className="title" at={l.title} text={node.name} tip={node.name} />
+      <SlotText className="detail" at={l.ip} text={node.internalIP} />
       {failed ? (
-        // The "down" badge sits in the header, right of the address, where the Ready status
-        // is otherwise shown: it covers nothing below it.
         <g className="down-label">
           <title>{`${node.name} is down (NotReady): it answers nothing, not even health checks`}</title>
-          <rect x={x + w - 8 - DOWN_W} y={y + 27} width={DOWN_W} height={17} rx={5} />
-          <text x={x + w - 8 - DOWN_W / 2} y={y + 39.5} textAnchor="middle">
-            ✗ down
-          </text>
+          <Rect box={l.status.box} rx={5} />
+          <SlotText at={{ ...l.status.text, anchor: 'middle' }} text="✗ down" />
         </g>
       ) : (
-        <text
-          className={`detail small status${node.ready ? '' : ' bad'}`}
-          x={x + w - 8}
-          y={y + 40}
-          textAnchor="end"
-        >
-          {props.unnoticed && <title>{downTitle}</title>}
-          {status}
-        </text>
+        <SlotText
+          className={`status${node.ready && !props.unnoticed ? ' ok' : ' bad'}`}
+          at={l.status.text}
+          text={status}
+          tip={props.unnoticed ? downTitle : undefined}
+        />
       )}
       <g className={`nodeport${props.focusNodePorts ? ' focus-ring' : ''}`}>
-        <rect
-          x={l.nodePortBadge.x}
-          y={l.nodePortBadge.y}
-          width={l.nodePortBadge.w}
-          height={l.nodePortBadge.h}
-          rx={9}
-        />
-        <text
-          x={l.nodePortBadge.x + l.nodePortBadge.w / 2}
-          y={l.nodePortBadge.y + 13}
-          textAnchor="middle"
-        >
-          {`NodePort :${nodePort}`}
-        </text>
+        <Rect box={l.nodePort.box} rx={10} />
+        <SlotText at={l.nodePort.text} text={`NodePort :${props.nodePort}`} />
       </g>
-      <g className={`kube-proxy${props.focusKubeProxy ? ' focus-ring' : ''}`}>
-        <rect
-          className="box"
-          x={l.kubeProxy.x}
-          y={l.kubeProxy.y}
-          width={l.kubeProxy.w}
-          height={l.kubeProxy.h}
-          rx={6}
-        />
-        <text className="subtitle" x={l.kubeProxy.x + 8} y={l.kubeProxy.y + 18}>
-          kube-proxy ({props.ruleCounts?.mode ?? 'iptables'})
-        </text>
-        <text className="detail small muted" x={l.kubeProxy.x + 8} y={l.kubeProxy.y + 35}>
-          {props.ruleCounts ? `${props.ruleCounts.rules} rules` : 'no rules'}
-        </text>
-      </g>
-      {l.host && (
-        <g className="host-client" data-place="client">
-          <rect
-            className="box"
-            x={l.host.x}
-            y={l.host.y}
-            width={l.host.w}
-            height={l.host.h}
-            rx={6}
-          />
-          <text className="detail small" x={l.host.x + 8} y={l.host.y + 19}>
-            {clip(`client · ${client?.address ?? ''}`, chars)}
-          </text>
+      {props.rotationBadge && target && (
+        <g className={`rotation-badge ${target.eligible ? 'in' : 'out'}`}>
+          <title>{`${node.name}: ${target.status}`}</title>
+          <Rect box={{ ...l.rotation.box, w: Math.min(l.rotation.box.w, l.box.w - 20) }} rx={10} />
+          <SlotText at={l.rotation.text} text={rotText} />
         </g>
       )}
-      {l.pods.map(({ key, pod, box: b, compact }) => {
-        const isClient = client?.location === 'Pod' && client.pod === key;
-        const active = activePlace === `pod:${key}`;
-        if (compact)
-          // One line: the name (shortened in the middle, so the distinguishing suffix stays),
-          // the IP when there is room, and ✓/✗ for readiness; the whole in a tooltip.
-          return (
-            <g
-              key={key}
-              className={`pod compact${pod.ready ? '' : ' not-ready'}${active ? ' active' : ''}`}
-              data-place={`pod:${key}`}
-            >
-              <title>{`${isClient ? 'client · ' : ''}${pod.name} · ${pod.ip} · ${pod.ready ? 'Ready' : 'not Ready'}`}</title>
-              <rect className="box" x={b.x} y={b.y} width={b.w} height={b.h} rx={5} />
-              <text className="detail small" x={b.x + 6} y={b.y + 13}>
-                {shortName(`${isClient ? 'client · ' : ''}${pod.name}`, compact.nameChars)}
-              </text>
-              {compact.showIP && (
-                <text
-                  className="detail mono small"
-                  x={b.x + b.w - 20}
-                  y={b.y + 13}
-                  textAnchor="end"
-                >
-                  {pod.ip}
-                </text>
-              )}
-              <text
-                className={`detail small${pod.ready ? '' : ' bad'}`}
-                x={b.x + b.w - 6}
-                y={b.y + 13}
-                textAnchor="end"
-              >
-                {pod.ready ? '✓' : '✗'}
-              </text>
-            </g>
-          );
+      <g
+        className={`kube-proxy${props.focusKubeProxy ? ' focus-ring' : ''}${activePlace === `node:${node.name}` ? ' active' : ''}`}
+      >
+        <Rect className="box" box={l.kubeProxy} rx={6} />
+        <SlotText at={l.kpTitle} text={`kube-proxy (${props.ruleCounts?.mode ?? 'iptables'})`} />
+        <SlotText className="muted" at={l.kpRules} text={ruleText} />
+        {props.nat.dnat && (
+          <g className="nat-badge dnat" data-nat="DNAT">
+            <Rect box={l.dnat.box} rx={10} />
+            <SlotText at={{ ...l.dnat.text, anchor: 'middle' }} text="DNAT" />
+          </g>
+        )}
+        {props.nat.snat && (
+          <g className="nat-badge snat" data-nat="SNAT">
+            <Rect box={l.snat.box} rx={10} />
+            <SlotText at={{ ...l.snat.text, anchor: 'middle' }} text="SNAT" />
+          </g>
+        )}
+      </g>
+      {l.host && (
+        <g
+          className={`host-client${activePlace === 'client' ? ' active' : ''}`}
+          data-place="client"
+        >
+          <Rect className="box" box={l.host.box} rx={6} />
+          <SlotText at={l.host.text} text={`client · ${client?.address ?? ''}`} />
+        </g>
+      )}
+      {l.pods.map((p) => {
+        const isClient = client?.location === 'Pod' && client.pod === p.key;
+        const name = `${isClient ? 'client · ' : ''}${p.pod.name}`;
         return (
           <g
-            key={key}
-            className={`pod${pod.ready ? '' : ' not-ready'}${active ? ' active' : ''}`}
-            data-place={`pod:${key}`}
+            key={p.key}
+            className={`pod${p.ip ? '' : ' compact'}${p.pod.ready ? '' : ' not-ready'}${activePlace === `pod:${p.key}` ? ' active' : ''}`}
+            data-place={`pod:${p.key}`}
           >
-            <rect className="box" x={b.x} y={b.y} width={b.w} height={b.h} rx={6} />
-            <text className="detail small" x={b.x + 8} y={b.y + 16}>
-              {clip(`${isClient ? 'client · ' : ''}${pod.name}`, chars)}
-            </text>
-            <text className="detail mono small" x={b.x + 8} y={b.y + 32}>
-              {pod.ip}
-            </text>
-            <text
-              className={`detail small${pod.ready ? '' : ' bad'}`}
-              x={b.x + b.w - 8}
-              y={b.y + 32}
-              textAnchor="end"
-            >
-              {pod.ready ? '✓ Ready' : '✗ not Ready'}
-            </text>
+            <title>{`${name} · ${p.pod.ip} · ${p.pod.ready ? 'Ready' : 'not Ready'}`}</title>
+            <Rect className="box" box={p.box} rx={6} />
+            <SlotText at={p.name} text={name} tip="" />
+            {p.ip && <SlotText className="detail" at={p.ip} text={p.pod.ip} />}
+            <SlotText
+              className={p.pod.ready ? 'ok' : 'bad'}
+              at={p.ready}
+              text={p.ip ? (p.pod.ready ? '✓ Ready' : '✗ not Ready') : p.pod.ready ? '✓' : '✗'}
+            />
           </g>
         );
       })}
@@ -216,18 +167,17 @@ export function NodeBox(props: NodeBoxProps) {
           className={`pod more${l.morePods.keys.some((k) => activePlace === `pod:${k}`) ? ' active' : ''}`}
           data-more-pods={l.morePods.keys.length}
         >
-          <title>{l.morePods.keys.map((k) => k.split('/')[1] ?? k).join(', ')}</title>
-          <rect
-            className="box"
-            x={l.morePods.box.x}
-            y={l.morePods.box.y}
-            width={l.morePods.box.w}
-            height={l.morePods.box.h}
-            rx={5}
+          <title>
+            {l.morePods.keys
+              .slice(0, 50)
+              .map((k) => k.split('/')[1] ?? k)
+              .join(', ')}
+          </title>
+          <Rect className="box" box={l.morePods.box} rx={5} />
+          <SlotText
+            at={l.morePods.text}
+            text={`+${l.morePods.keys.length} Pod${l.morePods.keys.length === 1 ? '' : 's'}`}
           />
-          <text className="detail small" x={l.morePods.box.x + 6} y={l.morePods.box.y + 13}>
-            {`+${l.morePods.keys.length} more Pod${l.morePods.keys.length === 1 ? '' : 's'}`}
-          </text>
         </g>
       )}
     </g>

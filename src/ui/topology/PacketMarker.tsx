@@ -1,23 +1,25 @@
 import { m, useReducedMotion } from 'framer-motion';
-import type { Packet, PacketField, Place } from '../../model/trace/types';
-import { stepDuration } from '../motion';
+import type { Packet, Place, TraceStep } from '../../model/trace/types';
+import type { Cluster } from '../../model/scenario/cluster';
+import { fadeDuration, stepDuration } from '../motion';
 import type { Speed } from '../../store/types';
 import type { Point, TopologyLayout } from './layout';
-import { labelSlot, route } from './layout';
-import { formatMarkValue } from '../traceView';
+import { cardSlot, route } from './route';
+import { CARD_LINE, cardModel } from './card';
+import { fitText, slot, textWidth } from './text';
+import { CARD_H } from './layout';
 
 interface PacketMarkerProps {
   layout: TopologyLayout;
+  cluster: Cluster;
   /** A key that changes whenever a new move starts (the step id). */
   moveKey: string;
   from: Place;
   to: Place;
+  step: TraceStep | undefined;
   packet: Packet;
-  changed: readonly PacketField[];
   speed: Speed;
 }
-
-const CHAR_W = 6.7;
 
 function keyframeTimes(points: Point[]): number[] {
   const seg = points.slice(1).map((p, i) => Math.hypot(p.x - points[i]!.x, p.y - points[i]!.y));
@@ -26,95 +28,125 @@ function keyframeTimes(points: Point[]): number[] {
   return [0, ...seg.map((d) => (acc += d) / total)];
 }
 
-function Field({
-  field,
-  changed,
-  children,
-}: {
-  field: PacketField;
-  changed: readonly PacketField[];
-  children: string;
-}) {
-  const on = changed.includes(field);
-  return <tspan className={on ? 'changed' : undefined}>{on ? `${children}*` : children}</tspan>;
-}
+const MONO_W = (s: string) => textWidth(s, 12, false, true);
 
 /**
- * The packet: one labelled element moved along the route of the current step with
- * framer-motion. Its label shows `src:sport → dst:dport` after the step; rewritten fields
- * are coloured, bold and starred. Reduced motion: it jumps.
+ * The packet: a dot moved along the current step's route with framer-motion, and its header
+ * card in the band the layout keeps free, following the dot's x. The card shows protocol and
+ * flags, `src` and `dst`; a field the step rewrote shows its old value struck through and the
+ * new one beside it (faded in), and the last line names the rule that acted. Reduced motion (or
+ * speed 0): everything jumps.
  */
 export function PacketMarker({
   layout: l,
+  cluster,
   moveKey,
   from,
   to,
+  step,
   packet,
-  changed,
   speed,
 }: PacketMarkerProps) {
   const reduced = useReducedMotion() ?? false;
-  const points = route(l, from, to);
+  const points = route(l, from, to, cluster);
   const end = points[points.length - 1];
   if (!end) return null;
   const ms = stepDuration(speed, reduced);
+  const fade = fadeDuration(reduced) / 1000;
   const start = ms === 0 ? end : (points[0] ?? end);
-  const line1 = `${packet.flags} ${packet.src}:${packet.sport}${changed.includes('src') ? '*' : ''}${changed.includes('sport') ? '*' : ''}`;
-  const line2 = `→ ${packet.dst}:${packet.dport}${changed.includes('dst') ? '*' : ''}${changed.includes('dport') ? '*' : ''}`;
-  const markText =
-    packet.mark || changed.includes('mark') ? `mark ${formatMarkValue(packet.mark)}` : '';
-  const labelW = Math.max(line1.length, line2.length, 12) * CHAR_W + 14;
-  const labelH = markText ? 52 : 38;
-  const slot = labelSlot(l, to, labelW, labelH);
-  const lx = slot.x - end.x;
-  const ly = slot.y - end.y;
-  // The leader runs from the dot to the label's nearest edge point.
-  const nx = Math.max(lx, Math.min(0, lx + labelW));
-  const ny = Math.max(ly, Math.min(0, ly + labelH));
+  const card = cardModel(step, packet, Math.min(320, l.card.w));
+  const cardY = l.card.y + Math.max(0, CARD_H - card.h);
+  const slots = points.map((p) => cardSlot(l, p, card.w));
+  const at = slots[slots.length - 1]!;
+  const times = keyframeTimes(points);
+  const transition = { duration: ms / 1000, ease: 'easeInOut' as const, times };
+  const pointerX = Math.max(at.x + 10, Math.min(end.x, at.x + card.w - 10));
   return (
-    <m.g
-      key={moveKey}
-      className="packet"
-      data-testid="packet"
-      data-packet-at={to}
-      data-packet-from={from}
-      initial={{ x: start.x, y: start.y }}
-      animate={{ x: points.map((p) => p.x), y: points.map((p) => p.y) }}
-      transition={{ duration: ms / 1000, ease: 'easeInOut', times: keyframeTimes(points) }}
-    >
+    <g className="packet" data-testid="packet" data-packet-at={to} data-packet-from={from}>
       <title>{`Packet ${packet.protocol.toUpperCase()} ${packet.flags} from ${packet.src}:${packet.sport} to ${packet.dst}:${packet.dport}`}</title>
-      <line className="packet-leader" x1={0} y1={0} x2={nx} y2={ny} />
-      <circle className="packet-dot" r={7} />
-      <g transform={`translate(${lx}, ${ly})`}>
-        <rect className="packet-label" width={labelW} height={labelH} rx={5} />
-        <text className="mono packet-text" x={7} y={15}>
-          <tspan className="flags">{`${packet.flags} `}</tspan>
-          <Field field="src" changed={changed}>
-            {packet.src}
-          </Field>
-          :
-          <Field field="sport" changed={changed}>
-            {String(packet.sport)}
-          </Field>
-        </text>
-        <text className="mono packet-text" x={7} y={31}>
-          {'→ '}
-          <Field field="dst" changed={changed}>
-            {packet.dst}
-          </Field>
-          :
-          <Field field="dport" changed={changed}>
-            {String(packet.dport)}
-          </Field>
-        </text>
-        {markText && (
-          <text className="mono packet-text" x={7} y={46}>
-            <Field field="mark" changed={changed}>
-              {markText}
-            </Field>
-          </text>
+      <m.g
+        key={`card-${moveKey}`}
+        className="packet-card"
+        data-testid="packet-card"
+        initial={{ x: ms === 0 ? at.x : (slots[0]?.x ?? at.x), y: cardY }}
+        animate={{ x: slots.map((s) => s.x), y: cardY }}
+        transition={transition}
+      >
+        <rect className="packet-card-frame" width={card.w} height={card.h} rx={6} />
+        {l.orientation === 'horizontal' && (
+          <path
+            className="packet-card-pointer"
+            d={`M ${pointerX - at.x - 7} 0 L ${pointerX - at.x} -7 L ${pointerX - at.x + 7} 0 Z`}
+          />
         )}
-      </g>
-    </m.g>
+        {card.lines.map((line, i) => {
+          const y = 8 + i * CARD_LINE + 12;
+          if (line.kind === 'head')
+            return (
+              <text key={i} className="mono b card-head" x={8} y={y} fontSize={12}>
+                {line.text}
+              </text>
+            );
+          if (line.kind === 'rule') {
+            const s = slot(8, 0, card.w - 16, 12);
+            return (
+              <text key={i} className="card-rule" x={8} y={y} fontSize={12} data-card="rule">
+                <title>{line.full}</title>
+                {fitText(line.text, s)}
+              </text>
+            );
+          }
+          const label = line.wrapped ? '' : `${line.label} `;
+          const labelW = MONO_W(`${line.label} `);
+          const oldW = line.old ? MONO_W(`${line.old} `) : 0;
+          return (
+            <g key={i} data-card-field={line.label}>
+              {!line.wrapped && (
+                <text className="mono muted" x={8} y={y} fontSize={12}>
+                  {label}
+                </text>
+              )}
+              {line.old && (
+                <m.g
+                  key={`old-${moveKey}`}
+                  initial={{ opacity: fade ? 0.3 : 1 }}
+                  animate={{ opacity: 1 }}
+                  transition={{ duration: fade }}
+                >
+                  <text className="mono old" x={8 + labelW} y={y} fontSize={12}>
+                    {line.old}
+                  </text>
+                </m.g>
+              )}
+              {line.value && (
+                <m.g
+                  key={`new-${moveKey}`}
+                  initial={line.old || line.wrapped ? { opacity: fade ? 0 : 1 } : false}
+                  animate={{ opacity: 1 }}
+                  transition={{ duration: fade * 2, delay: ms / 1000 }}
+                >
+                  <text
+                    className={`mono${line.old || line.wrapped ? ' new' : ''}`}
+                    x={8 + labelW + oldW}
+                    y={y}
+                    fontSize={12}
+                  >
+                    {line.wrapped ? `→ ${line.value}` : line.value}
+                  </text>
+                </m.g>
+              )}
+            </g>
+          );
+        })}
+      </m.g>
+      <m.g
+        key={`dot-${moveKey}`}
+        initial={{ x: start.x, y: start.y }}
+        animate={{ x: points.map((p) => p.x), y: points.map((p) => p.y) }}
+        transition={transition}
+      >
+        <circle className="packet-dot" r={7} />
+      </m.g>
+    </g>
   );
 }

@@ -1,174 +1,272 @@
-import { useMemo } from 'react';
-import type { Focus } from '../../model/walkthrough/types';
+import { useCallback, useId, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
 import type { ModeRuleset } from '../../model/kube-proxy/types';
-import { DEFAULT_WALKTHROUGH } from '../../model';
 import { toggleNodeFailure, run } from '../../store/commands';
 import {
   selectPlayback,
   selectResult,
   selectScene,
+  selectStoryFocus,
   selectTrace,
-  selectWalkthroughStep,
   useAppStore,
   useAppStoreApi,
 } from '../../store';
 import { lbTargetHealth } from '../traceView';
 import { ClientShape } from './ClientShape';
+import { Defs } from './Defs';
+import type { StageIds } from './Defs';
 import { Edges } from './Edges';
+import { FoldedNodes, foldCounts } from './FoldedNodes';
+import type { TopologyLayout } from './layout';
 import { layout } from './layout';
 import { LbBox } from './LbBox';
+import { Legend } from './Legend';
 import { NodeBox } from './NodeBox';
 import { PacketMarker } from './PacketMarker';
+import { pathOf } from './route';
+import { natByNode } from './nat';
+import { FALLBACK_SIZE, useStageSize } from './useStageSize';
+import { useZoom } from './useZoom';
+import { ZoomControls } from './ZoomControls';
+import { SlotText } from './SlotText';
 import './topology.css';
 
-/** The drawing's own coordinate system; the SVG scales to its container. */
-export const VIEW_W = 900;
-export const VIEW_H = 360;
-
-const NO_FOCUS: readonly Focus[] = [];
+/** The stage's size before it is measured (kept for views that still need a default), px. */
+export const VIEW_W = FALLBACK_SIZE.width;
+export const VIEW_H = FALLBACK_SIZE.height;
 
 function ruleCounts(rs: ModeRuleset | undefined) {
   if (!rs) return undefined;
   return { mode: rs.mode, rules: rs.lines.filter((l) => l.ruleId !== undefined).length };
 }
 
-/** The topology: client → cloud load balancer → the cluster's nodes, and the packet. */
-export function Topology() {
+interface TopologyProps {
+  /** Drawn on top of the stage, in its coordinates (the time view's marks). */
+  overlay?: (l: TopologyLayout) => ReactNode;
+  /** Draw each node's "in / out of rotation" badge (the time view draws its own). */
+  rotationBadges?: boolean;
+}
+
+/**
+ * The stage: client → cloud load balancer → the cluster's nodes, the wires and the packet, in
+ * real pixels (the SVG fills its box; 1 unit = 1 CSS px), with pan and zoom, and a legend.
+ */
+export function Topology({ overlay, rotationBadges = true }: TopologyProps) {
   const store = useAppStoreApi();
   const result = useAppStore(selectResult);
   const scene = useAppStore(selectScene);
   const trace = useAppStore(selectTrace);
   const { stepIndex, speed } = useAppStore(selectPlayback);
-  const story = useAppStore(selectWalkthroughStep);
+  const focus = useAppStore(selectStoryFocus);
+  const [canvasRef, size] = useStageSize<HTMLDivElement>();
+  const [expanded, setExpanded] = useState(false);
+  const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
+  const ids: StageIds = useMemo(
+    () => ({
+      arrowRequest: `${uid}-arrow-req`,
+      arrowReply: `${uid}-arrow-rep`,
+      cross: `${uid}-cross`,
+      hatch: `${uid}-hatch`,
+    }),
+    [uid],
+  );
   const cluster = result?.cluster;
+  const path = useMemo(
+    () => (cluster ? pathOf(trace, cluster, scene.client) : { nodes: [], pods: [] }),
+    [trace, cluster, scene.client],
+  );
   const l = useMemo(
-    () => cluster && layout(cluster, VIEW_W, VIEW_H, scene.client),
-    [cluster, scene.client],
+    () =>
+      cluster &&
+      layout({
+        cluster,
+        width: size.width,
+        height: size.height,
+        clientName: scene.client,
+        pathNodes: path.nodes,
+        pathPods: path.pods,
+        expanded,
+      }),
+    [cluster, size.width, size.height, scene.client, path, expanded],
   );
   const health = useMemo(() => lbTargetHealth(result?.lbTargets ?? []), [result]);
+  const nat = useMemo(() => natByNode(trace, stepIndex), [trace, stepIndex]);
+  const { svgRef, transform, zoomBy, fit, reveal } = useZoom({
+    w: l?.contentW ?? size.width,
+    h: l?.contentH ?? size.height,
+  });
+  const onExpand = useCallback(
+    (on: boolean) => {
+      setExpanded(on);
+      if (on && l) reveal(l.height - 8);
+      else fit();
+    },
+    [l, reveal, fit],
+  );
+  const onFocusTile = useCallback(
+    (y: number) => {
+      const top = transform.applyY(y);
+      if (top < 0 || top > size.height - 60) reveal(y - 60);
+    },
+    [transform, size.height, reveal],
+  );
+
+  const vertical = l?.orientation === 'vertical';
+  // The stage grows to what the drawing needs; it never scales the drawing down.
+  const minHeight = l
+    ? vertical
+      ? l.minHeight
+      : Math.max(FALLBACK_SIZE.height, l.minHeight)
+    : FALLBACK_SIZE.height;
+  const controls = <ZoomControls zoomBy={zoomBy} fit={fit} />;
+  // Narrow stages keep the zoom buttons out of the drawing, in a row above the legend.
+  const canvas = (body: ReactNode) => (
+    <div className={`stage-view${vertical ? ' vertical' : ''}`}>
+      <div className="stage-canvas" ref={canvasRef} style={{ minHeight }}>
+        {body}
+        {!vertical && controls}
+      </div>
+      {vertical && controls}
+      <Legend ids={ids} />
+    </div>
+  );
   if (!cluster || !l)
-    return <p className="empty">No topology: the scenario could not be resolved.</p>;
+    return canvas(<p className="empty">No topology: the scenario could not be resolved.</p>);
 
   const service =
     cluster.services.find((s) => `${s.namespace}/${s.name}` === result.serviceKey) ??
     cluster.services[0];
   const nodePort = service?.ports[0]?.nodePort ?? 0;
   const client = cluster.clients.find((c) => c.name === scene.client);
-  const focus = (story !== null && DEFAULT_WALKTHROUGH.steps[story]?.focus) || NO_FOCUS;
   const step = trace.steps[stepIndex];
   const firstPacket = trace.steps[0]?.before;
+  const downNodes = scene.downNodes ?? [];
+  const counts = l.fold && foldCounts(l.fold.names, health, scene.failedNodes, downNodes);
+  const rotation = scene.choices.rotation !== undefined;
+  const hasLb = result.lbTargets.length > 0;
+  const toggle = (name: string) => run(store, toggleNodeFailure(name));
+  const activeFold =
+    !!l.fold &&
+    !!step &&
+    !l.anchors[step.to] === false &&
+    l.fold.names.some((n) => step.to === `node:${n}`);
+  const t = transform;
 
-  return (
-    <svg
-      className="topology"
-      viewBox={`0 0 ${VIEW_W} ${VIEW_H}`}
-      role="group"
-      aria-label="Topology: client, cloud load balancer, cluster nodes and pods"
-      data-testid="topology"
-    >
-      <defs>
-        <marker
-          id="arrow"
-          viewBox="0 0 10 10"
-          refX="9"
-          refY="5"
-          markerWidth="7"
-          markerHeight="7"
-          orient="auto-start-reverse"
-        >
-          <path d="M 0 0 L 10 5 L 0 10 z" className="arrow-head" />
-        </marker>
-        <pattern
-          id="hatch"
-          width="8"
-          height="8"
-          patternUnits="userSpaceOnUse"
-          patternTransform="rotate(45)"
-        >
-          <line x1="0" y1="0" x2="0" y2="8" className="hatch-line" />
-        </pattern>
-      </defs>
-      <rect
-        className="cluster-frame"
-        x={l.cluster.x}
-        y={l.cluster.y}
-        width={l.cluster.w}
-        height={l.cluster.h}
-        rx={12}
-      />
-      <text
-        className="cluster-label"
-        x={l.cluster.x + l.cluster.w - 10}
-        y={l.cluster.y + l.cluster.h - 8}
-        textAnchor="end"
+  return canvas(
+    <>
+      <svg
+        ref={svgRef}
+        className="topology"
+        width={l.width}
+        height={l.height}
+        viewBox={`0 0 ${l.width} ${l.height}`}
+        role="group"
+        aria-label={`Topology: client, cloud load balancer, ${cluster.nodes.length} nodes and their Pods`}
+        data-testid="topology"
+        data-node-count={cluster.nodes.length}
+        data-orientation={l.orientation}
+        data-drawn-nodes={l.nodes.length}
       >
-        {`Kubernetes cluster · Service ${service ? `${service.namespace}/${service.name}` : '—'} · ClusterIP ${service?.clusterIP ?? '—'}`}
-      </text>
-      {l.nodes.map((n) => (
-        <rect
-          key={n.name}
-          className={`node-backdrop${scene.failedNodes.includes(n.name) ? ' failed' : ''}`}
-          x={n.box.x}
-          y={n.box.y}
-          width={n.box.w}
-          height={n.box.h}
-          rx={8}
-        />
-      ))}
-      <Edges layout={l} trace={trace} stepIndex={stepIndex} />
-      <ClientShape layout={l} client={client} />
-      <LbBox
-        layout={l}
-        service={service}
-        scene={scene}
-        health={health}
-        nodePort={nodePort}
-        focusStatus={focus.includes('lb-status')}
-        focusDecision={focus.includes('lb-decision')}
-      />
-      {l.nodes.map((n) => {
-        const node = cluster.nodes.find((c) => c.name === n.name);
-        if (!node) return null;
-        return (
-          <NodeBox
-            key={n.name}
-            node={node}
-            box={n}
-            failed={scene.failedNodes.includes(n.name)}
-            unnoticed={scene.downNodes?.includes(n.name) === true}
-            nodePort={nodePort}
-            client={client}
-            activePlace={step?.to}
-            focusNodePorts={focus.includes('nodeports')}
-            focusKubeProxy={focus.includes('endpoint-decision')}
-            ruleCounts={ruleCounts(result.rules[n.name])}
-            onToggle={() => run(store, toggleNodeFailure(n.name))}
+        <Defs ids={ids} />
+        <g transform={`translate(${t.x},${t.y}) scale(${t.k})`} className="stage-layer">
+          <rect
+            className="cluster-frame"
+            x={l.cluster.x}
+            y={l.cluster.y}
+            width={l.cluster.w}
+            height={l.cluster.h}
+            rx={12}
           />
-        );
-      })}
-      {step ? (
-        <PacketMarker
-          layout={l}
-          moveKey={step.id}
-          from={step.from}
-          to={step.to}
-          packet={step.after}
-          changed={step.changed}
-          speed={speed}
-        />
-      ) : (
-        firstPacket && (
-          <PacketMarker
+          <ClusterLabel l={l} service={service} />
+          <Edges
             layout={l}
-            moveKey="start"
-            from="client"
-            to="client"
-            packet={firstPacket}
-            changed={[]}
-            speed={speed}
+            cluster={cluster}
+            trace={trace}
+            stepIndex={stepIndex}
+            health={health}
+            foldFailing={(counts?.failing ?? 0) > 0}
+            ids={ids}
           />
-        )
-      )}
-    </svg>
+          <ClientShape layout={l} client={client} active={step?.to === 'client'} />
+          <LbBox
+            layout={l}
+            service={service}
+            scene={scene}
+            health={health}
+            nodePort={nodePort}
+            fold={counts}
+            focusStatus={focus.includes('lb-status')}
+            focusDecision={focus.includes('lb-decision')}
+          />
+          {l.nodes.map((n) => {
+            const node = cluster.nodes.find((c) => c.name === n.name);
+            if (!node) return null;
+            return (
+              <NodeBox
+                key={n.name}
+                node={node}
+                box={n}
+                failed={scene.failedNodes.includes(n.name)}
+                unnoticed={downNodes.includes(n.name)}
+                nodePort={nodePort}
+                client={client}
+                activePlace={step?.to}
+                target={health[n.name]}
+                rotation={rotation}
+                rotationBadge={rotationBadges}
+                nat={nat[n.name] ?? { dnat: false, snat: false }}
+                focusNodePorts={focus.includes('nodeports')}
+                focusKubeProxy={focus.includes('endpoint-decision')}
+                ruleCounts={ruleCounts(result.rules[n.name])}
+                hatch={ids.hatch}
+                onToggle={() => toggle(n.name)}
+              />
+            );
+          })}
+          {l.fold && counts && (
+            <FoldedNodes
+              fold={l.fold}
+              cluster={cluster}
+              counts={counts}
+              health={health}
+              rotation={rotation}
+              hasLb={hasLb}
+              failed={scene.failedNodes}
+              expanded={expanded}
+              active={activeFold}
+              hatch={ids.hatch}
+              onExpand={onExpand}
+              onToggleNode={toggle}
+              onFocusTile={onFocusTile}
+            />
+          )}
+          {overlay?.(l)}
+          {(step || firstPacket) && (
+            <PacketMarker
+              layout={l}
+              cluster={cluster}
+              moveKey={step?.id ?? 'start'}
+              from={step?.from ?? 'client'}
+              to={step?.to ?? 'client'}
+              step={step}
+              packet={step?.after ?? firstPacket!}
+              speed={speed}
+            />
+          )}
+        </g>
+      </svg>
+    </>,
   );
+}
+
+function ClusterLabel({
+  l,
+  service,
+}: {
+  l: TopologyLayout;
+  service: { namespace: string; name: string; clusterIP?: string } | undefined;
+}) {
+  const s = l.clusterLabel;
+  const text = `Kubernetes cluster · Service ${service ? `${service.namespace}/${service.name}` : '—'} · ClusterIP ${service?.clusterIP ?? '—'}`;
+  return <SlotText className="muted" at={s} text={text} />;
 }

@@ -1,358 +1,546 @@
 /**
- * Topology geometry, as a pure function of the cluster and the drawing size: left to right,
- * the client (the internet), the cloud load balancer, and the cluster box with its nodes side
- * by side, each holding a kube-proxy box and its pods, above the cluster network. Places the
- * trace names (`client`, `lb`, `network`, `node:…`, `pod:…`) get an anchor point; `route`
- * gives the path a packet takes between two of them.
+ * The stage's geometry, as a pure function of the cluster, the traced path and the stage's
+ * size in CSS px (1 SVG unit = 1 px; nothing is scaled down to fit, things fold instead).
+ *
+ * Horizontal (stage ≥ 700 px wide and room for the path's nodes): client and balancer on the
+ * left, the cluster's nodes side by side, a trunk of wire lanes above them, the packet card's
+ * band and the cluster network below. Vertical: client, balancer, card band, then the nodes
+ * stacked. Nodes on the traced path are drawn in full, then others in cluster order while they
+ * fit; the rest fold into one summary group, which expands into compact tiles below the cluster.
  */
-import { scaleBand } from 'd3-scale';
-import type { Cluster, ClusterPod } from '../../model/scenario/cluster';
-import type { Place } from '../../model/trace/types';
+import type { Cluster } from '../../model/scenario/cluster';
+import type { Box, NodeLayout } from './nodeLayout';
+import {
+  NODE_MIN_W,
+  SIDE_MIN_W,
+  nodeLayout,
+  nodeMinHeight,
+  sideNodeHeight,
+  stackedHeight,
+} from './nodeLayout';
+import type { TextSlot } from './text';
+import { lineHeight, slot, textWidth } from './text';
 
+export type { Box, NodeLayout, PodLayout, MorePods, Badge } from './nodeLayout';
+
+/** A point, px. */
 export interface Point {
   x: number;
   y: number;
 }
 
-export interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-export interface PodLayout {
-  /** `namespace/name` */
-  key: string;
-  pod: ClusterPod;
-  box: Box;
-  /**
-   * One line (name, IP, a ✓/✗) instead of two: the node has more Pods than two-line boxes fit.
-   * `nameChars`/`showIP` say how much of the line there is room for.
-   */
-  compact?: { nameChars: number; showIP: boolean };
-}
-
-/** Pods a node has no room to draw: one box that counts them (their places anchor there). */
-export interface MorePods {
-  box: Box;
-  keys: string[];
-}
-
-export interface NodeLayout {
-  name: string;
-  index: number;
-  box: Box;
-  nodePortBadge: Box;
-  kubeProxy: Box;
-  /** A host-network client drawn inside this node (client location Node). */
-  host?: Box;
-  pods: PodLayout[];
-  /** Pods left out for lack of room (drawn as "+N more"). */
-  morePods?: MorePods;
-  /** How many characters of the node's name fit its title (longer names are shortened). */
-  titleChars: number;
-}
-
-export interface TopologyLayout {
+/** What the layout needs besides the cluster. */
+export interface LayoutInput {
+  cluster: Cluster;
+  /** The stage's size, px. */
   width: number;
   height: number;
-  /** The internet client's cloud; undefined when the client sits inside a node. */
-  client?: Box;
-  lb: Box;
-  /** Where each node's edge leaves the balancer (one row per target). */
-  lbExits: Record<string, Point>;
-  cluster: Box;
-  bus: { x1: number; x2: number; y: number };
-  nodes: NodeLayout[];
-  /** The anchor point of every place. */
-  anchors: Record<string, Point>;
-  /** The y of the lane each node's inbound edge runs along above the nodes. */
-  lanes: Record<string, number>;
+  /** The client whose place is drawn (an internet cloud, a host process, or a Pod). */
+  clientName?: string | undefined;
+  /** Nodes on the traced path, drawn in full whatever the size (see `pathOf`). */
+  pathNodes?: readonly string[];
+  /** `namespace/name` of Pods on the traced path (never folded into "+N Pods"). */
+  pathPods?: readonly string[];
+  /** The summary group shows every folded node as a tile. */
+  expanded?: boolean;
 }
 
-export const centre = (b: Box): Point => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
+/** The folded nodes: one group that counts them, and (expanded) a tile per node. */
+export interface FoldLayout {
+  /** Names of the nodes not drawn in full, in cluster order. */
+  names: string[];
+  box: Box;
+  /** Count line ("+97 nodes"), rotation line, failing line, button line. */
+  lines: TextSlot[];
+  button: Box;
+  /** Present when expanded. */
+  tiles?: TilesLayout;
+}
 
-const PAD = 8;
-const NODE_HEADER = 46;
-/** The header grows by a row when a node's name and its NodePort badge do not fit side by side. */
-const BADGE_ROW = 16;
-const KP_HEIGHT = 44;
-const HOST_HEIGHT = 30;
-const POD_MAX = 46;
-/** A two-line Pod box (name; IP and readiness) needs this much height. */
-const POD_FULL_MIN = 38;
-/** A one-line Pod box. */
-const POD_COMPACT_H = 18;
-const POD_GAP = 4;
-const BADGE_W = 98;
-/**
- * Average advance of a character, a little wide, in DejaVu Sans (the widest of the default
- * fonts): the node title (13 px bold), 11 px text and 11 px monospace.
- */
-const TITLE_CHAR_W = 9.4;
-const SMALL_CHAR_W = 6.4;
-const MONO_CHAR_W = 6.7;
+/** The grid of compact node tiles (expanded summary group). */
+export interface TilesLayout {
+  box: Box;
+  heading: TextSlot;
+  hide: { box: Box; text: TextSlot };
+  tiles: { name: string; box: Box; title: TextSlot; status: TextSlot; pods: TextSlot }[];
+}
 
-/**
- * Lays out a node's Pods between `top` and `bottom`: two-line boxes when they fit, else
- * one-line boxes, else as many one-line boxes as fit and a last "+N more" box.
- */
-function podBoxes(
-  pods: readonly ClusterPod[],
-  x: number,
-  w: number,
-  top: number,
-  bottom: number,
-): { pods: PodLayout[]; more?: MorePods } {
-  const keyOf = (p: ClusterPod) => `${p.namespace}/${p.name}`;
-  const avail = bottom - top;
-  const n = pods.length;
-  const inner = { x: x + 8, w: w - 16 };
-  if (n * POD_FULL_MIN + (n - 1) * POD_GAP <= avail) {
-    const band = scaleBand<string>()
-      .domain(pods.map(keyOf))
-      .range([top, bottom])
-      .paddingInner(0.12);
-    const h = Math.min(band.bandwidth(), POD_MAX);
-    return {
-      pods: pods.map((pod) => ({
-        key: keyOf(pod),
-        pod,
-        box: { ...inner, y: band(keyOf(pod)) ?? top, h },
-      })),
-    };
-  }
-  const rows = Math.max(1, Math.floor((avail + POD_GAP) / (POD_COMPACT_H + POD_GAP)));
-  const shown = n <= rows ? n : rows - 1;
-  const step = POD_COMPACT_H + POD_GAP;
-  const line = (pod: ClusterPod): NonNullable<PodLayout['compact']> => {
-    // name … IP ✓ on one line: the glyph takes ~12 px, the IP its characters, gaps 16 px.
-    const withIP = inner.w - 16 - 12 - pod.ip.length * MONO_CHAR_W - 8;
-    const showIP = withIP >= 6 * SMALL_CHAR_W;
-    const room = showIP ? withIP : inner.w - 16 - 12;
-    return { nameChars: Math.max(3, Math.floor(room / SMALL_CHAR_W)), showIP };
+/** The whole stage. All coordinates px from the drawing's top-left. */
+export interface TopologyLayout {
+  orientation: 'horizontal' | 'vertical';
+  /** The stage size the layout was made for. */
+  width: number;
+  height: number;
+  /** The least stage height this drawing needs (the stage grows to it), px. */
+  minHeight: number;
+  /** The drawing's own extent (larger than the stage when tiles are expanded), px. */
+  contentW: number;
+  contentH: number;
+  /** The internet client's cloud; undefined when the client sits inside a node. */
+  client?: { box: Box; title: TextSlot; address: TextSlot; sub: TextSlot };
+  lb: {
+    box: Box;
+    /** Title, address, ipMode, delivery, "health checks" heading. */
+    header: TextSlot[];
+    /** One health row per drawn node. */
+    rows: { name: string; text: TextSlot; exit: Point }[];
+    /** The folded nodes' one row. */
+    foldRow?: { text: TextSlot; exit: Point };
   };
-  const out: PodLayout[] = pods.slice(0, shown).map((pod, i) => ({
-    key: keyOf(pod),
-    pod,
-    box: { ...inner, y: top + i * step, h: POD_COMPACT_H },
-    compact: line(pod),
-  }));
-  if (shown === n) return { pods: out };
+  cluster: Box;
+  clusterLabel: TextSlot;
+  /** The cluster network: a line below the nodes (horizontal) or down their right (vertical). */
+  bus: { x1: number; y1: number; x2: number; y2: number; label: TextSlot };
+  nodes: NodeLayout[];
+  fold?: FoldLayout;
+  /** Where the packet's header card rests (a band no text uses). */
+  card: Box;
+  /** The y of each drawn node's wire lane (horizontal: in the trunk; vertical: above it). */
+  lanes: Record<string, number>;
+  /** x of each drawn node's wire turn (horizontal: between balancer and cluster; vertical: left gutter). */
+  turns: Record<string, number>;
+  /** The anchor point of every place the trace can name. */
+  anchors: Record<string, Point>;
+}
+
+const M = 12;
+const T = 12;
+const ROW = lineHeight(T) + 2;
+/** Packet card: up to six 12 px lines. */
+export const CARD_H = 6 * 16 + 14;
+export const CARD_W = 300;
+const GAP = 10;
+const FOLD_W = 150;
+const LB_PAD = 10;
+/** Room the zoom buttons take at the stage's top-right corner (horizontal), px. */
+const ZOOM_W = 130;
+/** Below this stage width the drawing is vertical. */
+export const VERTICAL_BELOW = 700;
+
+const left = (b: Box): Point => ({ x: b.x, y: b.y + b.h / 2 });
+
+/** Lays out the stage; see the module comment. */
+export function layout(input: LayoutInput): TopologyLayout {
+  const { cluster } = input;
+  const width = Math.max(320, input.width);
+  const height = Math.max(200, input.height);
+  const client = cluster.clients.find((c) => c.name === input.clientName);
+  const path = [...new Set(input.pathNodes ?? [])].filter((n) =>
+    cluster.nodes.some((c) => c.name === n),
+  );
+  const hostNode = client?.location === 'Node' ? client.nodeName : undefined;
+  const internet = !client || (client.location !== 'Node' && client.location !== 'Pod');
+  const wide = width >= 1100;
+  // Horizontal geometry: left columns, then the cluster.
+  const lbW = wide ? 220 : 200;
+  const lbX = wide ? M + 132 : M;
+  const clusterX = lbX + lbW + 44;
+  const innerW = width - M - clusterX - 2 * GAP;
+  const total = cluster.nodes.length;
+  const fitH = (withFold: boolean) =>
+    Math.floor((innerW - (withFold ? FOLD_W + GAP : 0) + GAP) / (NODE_MIN_W + GAP));
+  const horizontal =
+    width >= VERTICAL_BELOW && (total <= fitH(false) || fitH(true) >= Math.max(1, path.length));
+  return horizontal
+    ? horizontalLayout(input, {
+        width,
+        height,
+        lbW,
+        lbX,
+        clusterX,
+        innerW,
+        wide,
+        path,
+        internet,
+        hostNode,
+        fitH,
+      })
+    : verticalLayout(input, { width, path, internet, hostNode });
+}
+
+/** Which nodes are drawn: the path's, then others in cluster order, up to `max` (at least the path). */
+function pickNodes(cluster: Cluster, path: readonly string[], max: number): string[] {
+  const chosen = new Set(path);
+  for (const n of cluster.nodes) {
+    if (chosen.size >= max) break;
+    chosen.add(n.name);
+  }
+  return cluster.nodes.map((n) => n.name).filter((n) => chosen.has(n));
+}
+
+function clientParts(box: Box, textBeside: boolean) {
+  const tx = textBeside ? box.x + box.w + 8 : box.x;
+  const ty = textBeside ? box.y + 6 : box.y + box.h + 4;
+  const tw = textBeside ? 150 : box.w + 10;
   return {
-    pods: out,
-    more: {
-      box: { ...inner, y: top + shown * step, h: POD_COMPACT_H },
-      keys: pods.slice(shown).map(keyOf),
+    box,
+    title: slot(box.x + 8, box.y + box.h / 2 - 6, box.w - 16, 13, {
+      bold: true,
+      anchor: 'middle' as const,
+    }),
+    address: slot(tx, ty, tw, T, {
+      mono: true,
+      anchor: textBeside ? ('start' as const) : ('middle' as const),
+    }),
+    sub: slot(tx, ty + ROW, tw, T, {
+      anchor: textBeside ? ('start' as const) : ('middle' as const),
+    }),
+  };
+}
+
+function lbHeader(x: number, y: number, w: number): TextSlot[] {
+  return [
+    slot(x + LB_PAD, y + 8, w - 2 * LB_PAD, 13, { bold: true }),
+    slot(x + LB_PAD, y + 8 + ROW + 2, w - 2 * LB_PAD, T, { mono: true }),
+    slot(x + LB_PAD, y + 8 + 2 * ROW + 2, w - 2 * LB_PAD, T),
+    slot(x + LB_PAD, y + 8 + 3 * ROW + 2, w - 2 * LB_PAD, T),
+    slot(x + LB_PAD, y + 8 + 4 * ROW + 6, w - 2 * LB_PAD, T),
+  ];
+}
+const LB_HEADER_H = 8 + 5 * ROW + 10;
+
+function foldParts(names: string[], box: Box, vertical: boolean): Omit<FoldLayout, 'tiles'> {
+  const { x, y, w } = box;
+  const bw = Math.min(w - 16, textWidth('▴ Hide tiles', T, true) + 16);
+  if (vertical)
+    return {
+      names,
+      box,
+      lines: [
+        slot(x + 10, y + 6, w - 20 - bw - 8, 13, { bold: true }),
+        slot(x + 10, y + 6 + ROW + 2, w - 20, T),
+        slot(x + 10, y + 6 + 2 * ROW + 2, w - 20, T),
+        slot(x + w - 8 - bw + 8, y + 8, bw - 16, T, { bold: true, anchor: 'middle' }),
+      ],
+      button: { x: x + w - 8 - bw, y: y + 4, w: bw, h: 22 },
+    };
+  return {
+    names,
+    box,
+    lines: [
+      slot(x + 10, y + 14, w - 20, 13, { bold: true }),
+      slot(x + 10, y + 14 + ROW + 4, w - 20, T),
+      slot(x + 10, y + 14 + 2 * ROW + 4, w - 20, T),
+      slot(x + 16, y + 14 + 3 * ROW + 13, w - 32, T, { bold: true, anchor: 'middle' }),
+    ],
+    button: { x: x + 8, y: y + 14 + 3 * ROW + 8, w: w - 16, h: 26 },
+  };
+}
+
+function tilesLayout(names: string[], x: number, y: number, w: number): TilesLayout {
+  const TW = 176;
+  const TH = 48;
+  const cols = Math.max(1, Math.floor((w - 16 + 8) / (TW + 8)));
+  const hideW = textWidth('▴ Hide', T, true) + 20;
+  const tiles = names.map((name, i) => {
+    const tx = x + 8 + (i % cols) * (TW + 8);
+    const ty = y + 40 + Math.floor(i / cols) * (TH + 8);
+    return {
+      name,
+      box: { x: tx, y: ty, w: TW, h: TH },
+      title: slot(tx + 8, ty + 6, TW - 16, T, { bold: true }),
+      status: slot(tx + 8, ty + 6 + ROW + 2, 96, T),
+      pods: slot(tx + 8 + 100, ty + 6 + ROW + 2, TW - 16 - 100, T, { anchor: 'end' }),
+    };
+  });
+  const rows = Math.ceil(names.length / cols);
+  return {
+    box: { x, y, w, h: 40 + rows * (TH + 8) + 4 },
+    heading: slot(x + 8, y + 12, w - 16 - hideW - 12, 13, { bold: true }),
+    hide: {
+      box: { x: x + w - 8 - hideW, y: y + 8, w: hideW, h: 24 },
+      text: slot(x + w - 8 - hideW + 10, y + 12, hideW - 20, T, { bold: true, anchor: 'middle' }),
+    },
+    tiles,
+  };
+}
+
+interface HCtx {
+  width: number;
+  height: number;
+  lbW: number;
+  lbX: number;
+  clusterX: number;
+  innerW: number;
+  wide: boolean;
+  path: string[];
+  internet: boolean;
+  hostNode: string | undefined;
+  fitH: (withFold: boolean) => number;
+}
+
+function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
+  const { cluster } = input;
+  const { width, lbW, lbX, clusterX, innerW } = c;
+  const total = cluster.nodes.length;
+  const nodePort = nodePortOf(cluster);
+  const clientBox = c.internet
+    ? clientParts(
+        c.wide ? { x: M, y: M + 34, w: 112, h: 52 } : { x: M, y: M, w: 84, h: 50 },
+        !c.wide,
+      )
+    : undefined;
+  const lbY = c.wide || !clientBox ? M + 34 : M + 50 + 24;
+  // The height: at least what one node needs, whatever the stage says.
+  const minNodeH = nodeMinHeight(c.hostNode !== undefined);
+  const busY0 = (nodesTop: number) => nodesTop + minNodeH + 10 + CARD_H + 14;
+  const clusterY = M;
+  // The zoom buttons sit over the cluster's top-right corner: the label stops short of them.
+  const clusterLabel = slot(clusterX + 12, clusterY + 8, width - M - clusterX - 24 - ZOOM_W, T);
+  // Rows in the balancer: as many as fit above the card band.
+  const laneTop = clusterY + 8 + lineHeight(T) + 10;
+  const provisional = laneTop + 8 * 5 + 14;
+  const minHeight = busY0(provisional) + 30 + M;
+  const height = Math.max(c.height, minHeight);
+  const busY = height - M - 30;
+  const cardY = busY - 14 - CARD_H;
+  const maxRows = Math.floor((cardY - 10 - 8 - lbY - LB_HEADER_H) / ROW);
+  const byWidthAll = c.fitH(false);
+  let count = total <= byWidthAll && total <= maxRows ? total : Math.min(c.fitH(true), maxRows - 1);
+  count = Math.max(count, c.path.length, 1);
+  const drawn = pickNodes(cluster, c.path, count);
+  const folded = cluster.nodes.map((n) => n.name).filter((n) => !drawn.includes(n));
+  const lanesN = drawn.length + (folded.length ? 1 : 0);
+  const laneStep = 5;
+  const nodesTop = laneTop + lanesN * laneStep + 14;
+  const nodeBottom = cardY - 10;
+  const foldW = folded.length ? FOLD_W : 0;
+  const nodeW = Math.min(
+    280,
+    (innerW - (folded.length ? foldW + GAP : 0) - (drawn.length - 1) * GAP) / drawn.length,
+  );
+  const onPath = new Set(input.pathPods ?? []);
+  const lanes: Record<string, number> = {};
+  const turns: Record<string, number> = {};
+  const turnStep = Math.min(5, 30 / Math.max(1, lanesN));
+  const nodes = drawn.map((name, index) => {
+    const x = clusterX + GAP + index * (nodeW + GAP);
+    lanes[name] = laneTop + index * laneStep;
+    turns[name] = lbX + lbW + 8 + index * turnStep;
+    return nodeLayout({
+      name,
+      index,
+      box: { x, y: nodesTop, w: nodeW, h: nodeBottom - nodesTop },
+      pods: cluster.pods.filter((p) => p.nodeName === name),
+      onPath,
+      nodePort,
+      host: name === c.hostNode,
+    });
+  });
+  let fold: FoldLayout | undefined;
+  if (folded.length) {
+    const fx = clusterX + GAP + drawn.length * (nodeW + GAP);
+    lanes['fold'] = laneTop + drawn.length * laneStep;
+    turns['fold'] = lbX + lbW + 8 + drawn.length * turnStep;
+    fold = foldParts(folded, { x: fx, y: nodesTop, w: foldW, h: nodeBottom - nodesTop }, false);
+  }
+  const clusterBox: Box = {
+    x: clusterX,
+    y: clusterY,
+    w: width - M - clusterX,
+    h: height - M - clusterY,
+  };
+  const lb = lbParts(lbX, lbY, lbW, drawn, folded.length > 0);
+  const card: Box = { x: M, y: cardY, w: width - 2 * M, h: CARD_H };
+  let contentH = height;
+  if (fold && input.expanded) {
+    fold.tiles = tilesLayout(folded, M, height + 4, width - 2 * M);
+    contentH = fold.tiles.box.y + fold.tiles.box.h + M;
+  }
+  const bus = {
+    x1: clusterX + 10,
+    y1: busY,
+    x2: width - M - 10,
+    y2: busY,
+    label: slot(clusterX + 14, busY + 6, 200, T),
+  };
+  return finish(
+    {
+      orientation: 'horizontal',
+      width,
+      height,
+      minHeight,
+      contentW: width,
+      contentH,
+      ...(clientBox ? { client: clientBox } : {}),
+      lb,
+      cluster: clusterBox,
+      clusterLabel,
+      bus,
+      nodes,
+      ...(fold ? { fold } : {}),
+      card,
+      lanes,
+      turns,
+      anchors: {},
+    },
+    input,
+  );
+}
+
+function lbParts(
+  x: number,
+  y: number,
+  w: number,
+  drawn: string[],
+  folded: boolean,
+): TopologyLayout['lb'] {
+  const rowsTop = y + LB_HEADER_H;
+  const rows = drawn.map((name, i) => ({
+    name,
+    text: slot(x + LB_PAD, rowsTop + i * ROW, w - 2 * LB_PAD, T),
+    exit: { x: x + w, y: rowsTop + i * ROW + ROW / 2 - 1 },
+  }));
+  const n = drawn.length + (folded ? 1 : 0);
+  const box = { x, y, w, h: LB_HEADER_H + n * ROW + 8 };
+  if (!folded) return { box, header: lbHeader(x, y, w), rows };
+  const fy = rowsTop + drawn.length * ROW;
+  return {
+    box,
+    header: lbHeader(x, y, w),
+    rows,
+    foldRow: {
+      text: slot(x + LB_PAD, fy, w - 2 * LB_PAD, T),
+      exit: { x: x + w, y: fy + ROW / 2 - 1 },
     },
   };
 }
-/** The balancer's text lines above its per-target rows (name, address, ipMode, delivery, heading). */
-export const LB_HEADER = 90;
-/** Room kept free at the bottom of each node for the packet's label. */
-export const LABEL_ROOM = 62;
 
-/**
- * Computes the topology for `cluster` in a `width`×`height` drawing. `clientName` picks the
- * client whose place is drawn (an internet cloud, a host process in a node, or a pod).
- */
-export function layout(
-  cluster: Cluster,
-  width: number,
-  height: number,
-  clientName?: string,
-): TopologyLayout {
-  /** A fraction of the width (columns: client 0–0.095, balancer 0.108–0.305, cluster 0.33–1). */
-  const fx = (f: number) => f * width;
-  const client = cluster.clients.find((c) => c.name === clientName);
-  const clusterBox: Box = { x: fx(0.33), y: PAD, w: width - PAD - fx(0.33), h: height - 2 * PAD };
-  const bus = { x1: clusterBox.x + 12, x2: clusterBox.x + clusterBox.w - 12, y: height - 40 };
-  const nodeTop = clusterBox.y + 48;
-  const nodeBottom = bus.y - 18;
+function nodePortOf(cluster: Cluster): number {
+  return cluster.services[0]?.ports[0]?.nodePort ?? 0;
+}
 
-  const names = cluster.nodes.map((n) => n.name);
-  const band = scaleBand<string>()
-    .domain(names)
-    .range([clusterBox.x + 12, clusterBox.x + clusterBox.w - 12])
-    .paddingInner(0.06);
+interface VCtx {
+  width: number;
+  path: string[];
+  internet: boolean;
+  hostNode: string | undefined;
+}
 
+/** Nodes drawn in full on a narrow stage (the path's first). */
+const VERTICAL_NODES = 3;
+
+function verticalLayout(input: LayoutInput, c: VCtx): TopologyLayout {
+  const { cluster } = input;
+  const width = c.width;
+  const nodePort = nodePortOf(cluster);
+  const clientBox = c.internet ? clientParts({ x: M, y: M, w: 84, h: 50 }, true) : undefined;
+  const lbY = clientBox ? M + 50 + 26 : M;
+  const drawn = pickNodes(cluster, c.path, Math.max(VERTICAL_NODES, c.path.length));
+  const folded = cluster.nodes.map((n) => n.name).filter((n) => !drawn.includes(n));
+  const lb = lbParts(M, lbY, width - 2 * M, drawn, folded.length > 0);
+  const cardY = lb.box.y + lb.box.h + 12;
+  const card: Box = { x: M, y: cardY, w: width - 2 * M, h: CARD_H };
+  const clusterY = cardY + CARD_H + 12;
+  const clusterX = M;
+  const clusterW = width - 2 * M;
+  const lanesN = drawn.length + (folded.length ? 1 : 0);
+  const gutterW = 8 + lanesN * 5;
+  const nodeX = clusterX + 6 + gutterW;
+  const busX = clusterX + clusterW - 10;
+  const nodeW = busX - 12 - nodeX;
+  const onPath = new Set(input.pathPods ?? []);
   const lanes: Record<string, number> = {};
-  const laneStep = names.length > 1 ? Math.min(9, 26 / (names.length - 1)) : 0;
-  names.forEach((name, i) => (lanes[name] = clusterBox.y + 16 + i * laneStep));
-
-  // Every node's title sits left of its NodePort badge, unless the longest name does not fit
-  // there: then the badge gets a row of its own under the address (all nodes alike).
-  const nodeW = band.bandwidth();
-  const besideBadge = nodeW - 8 - 8 - BADGE_W - 6;
-  const longest = Math.max(0, ...names.map((nm) => nm.length));
-  const badgeRow = longest * TITLE_CHAR_W > besideBadge;
-  const titleChars = Math.max(4, Math.floor((badgeRow ? nodeW - 16 : besideBadge) / TITLE_CHAR_W));
-  const header = NODE_HEADER + (badgeRow ? BADGE_ROW : 0);
-
-  const nodes: NodeLayout[] = cluster.nodes.map((n, index) => {
-    const x = band(n.name) ?? 0;
-    const w = nodeW;
-    const box: Box = { x, y: nodeTop, w, h: nodeBottom - nodeTop };
-    const kubeProxy: Box = { x: x + 8, y: nodeTop + header, w: w - 16, h: KP_HEIGHT };
-    const nodePortBadge: Box = badgeRow
-      ? { x: x + 8, y: nodeTop + 40, w: BADGE_W, h: 18 }
-      : { x: x + w - BADGE_W - 6, y: nodeTop + 6, w: BADGE_W, h: 18 };
-    let top = kubeProxy.y + KP_HEIGHT + 10;
-    let host: Box | undefined;
-    if (client?.location === 'Node' && client.nodeName === n.name) {
-      host = { x: x + 8, y: top, w: w - 16, h: HOST_HEIGHT };
-      top += HOST_HEIGHT + 8;
-    }
-    const placed = podBoxes(
-      cluster.pods.filter((p) => p.nodeName === n.name),
-      x,
-      w,
-      top,
-      nodeBottom - LABEL_ROOM,
-    );
-    return {
-      name: n.name,
+  const turns: Record<string, number> = {};
+  let y = clusterY + 8 + lineHeight(T) + 30;
+  const nodes = drawn.map((name, index) => {
+    const host = name === c.hostNode;
+    const pods = cluster.pods.filter((p) => p.nodeName === name).length;
+    const h = nodeW >= SIDE_MIN_W ? sideNodeHeight(host) : stackedHeight(pods, host);
+    const n = nodeLayout({
+      name,
       index,
-      box,
-      nodePortBadge,
-      kubeProxy,
-      ...(host ? { host } : {}),
-      pods: placed.pods,
-      ...(placed.more ? { morePods: placed.more } : {}),
-      titleChars,
-    };
+      box: { x: nodeX, y, w: nodeW, h },
+      pods: cluster.pods.filter((p) => p.nodeName === name),
+      onPath,
+      nodePort,
+      host,
+    });
+    lanes[name] = y - 18;
+    turns[name] = clusterX + 8 + index * 5;
+    y += h + 30;
+    return n;
   });
-
-  // Wide enough for its longest line ("delivers to NodePort :31000", "EXTERNAL-IP <pending>")
-  // in a wide sans-serif (DejaVu Sans), with room for five text lines above the target rows.
-  const lbRowsTop = nodeTop + LB_HEADER + 6;
-  const lb: Box = {
-    x: fx(0.108),
-    y: nodeTop,
-    w: fx(0.305) - fx(0.108),
-    h: LB_HEADER + Math.max(1, names.length) * 20,
-  };
-  const lbExits: Record<string, Point> = {};
-  names.forEach((name, i) => (lbExits[name] = { x: lb.x + lb.w, y: lbRowsTop + i * 20 }));
-
-  const anchors: Record<string, Point> = {
-    lb: centre(lb),
-    network: { x: (bus.x1 + bus.x2) / 2, y: bus.y },
-  };
-  for (const n of nodes) {
-    anchors[`node:${n.name}`] = centre(n.kubeProxy);
-    for (const p of n.pods) anchors[`pod:${p.key}`] = centre(p.box);
-    if (n.morePods) for (const k of n.morePods.keys) anchors[`pod:${k}`] = centre(n.morePods.box);
+  let fold: FoldLayout | undefined;
+  if (folded.length) {
+    lanes['fold'] = y - 18;
+    turns['fold'] = clusterX + 8 + drawn.length * 5;
+    fold = foldParts(folded, { x: nodeX, y, w: nodeW, h: 3 * ROW + 14 }, true);
+    y += fold.box.h + 16;
   }
-  let clientBox: Box | undefined;
+  const busLabel = slot(nodeX, y, nodeW, T);
+  const clusterH = y + lineHeight(T) + 10 - clusterY;
+  const height = clusterY + clusterH + M;
+  let contentH = height;
+  if (fold && input.expanded) {
+    fold.tiles = tilesLayout(folded, M, height + 4, width - 2 * M);
+    contentH = fold.tiles.box.y + fold.tiles.box.h + M;
+  }
+  return finish(
+    {
+      orientation: 'vertical',
+      width,
+      height,
+      minHeight: height,
+      contentW: width,
+      contentH,
+      ...(clientBox ? { client: clientBox } : {}),
+      lb,
+      cluster: { x: clusterX, y: clusterY, w: clusterW, h: clusterH },
+      clusterLabel: slot(nodeX, clusterY + 8, busX - 12 - nodeX, T),
+      bus: { x1: busX, y1: clusterY + 30, x2: busX, y2: y - 8, label: busLabel },
+      nodes,
+      ...(fold ? { fold } : {}),
+      card,
+      lanes,
+      turns,
+      anchors: {},
+    },
+    input,
+  );
+}
+
+/** Fills in the anchors of every place. */
+function finish(l: TopologyLayout, input: LayoutInput): TopologyLayout {
+  const a: Record<string, Point> = {};
+  a['lb'] = l.orientation === 'horizontal' ? left(l.lb.box) : { x: l.lb.box.x + 40, y: l.lb.box.y };
+  a['network'] =
+    l.orientation === 'horizontal'
+      ? { x: (l.bus.x1 + l.bus.x2) / 2, y: l.bus.y1 }
+      : { x: l.bus.x1, y: (l.bus.y1 + l.bus.y2) / 2 };
+  for (const n of l.nodes) {
+    a[`node:${n.name}`] = left(n.kubeProxy);
+    for (const p of n.pods) a[`pod:${p.key}`] = left(p.box);
+    if (n.morePods) for (const k of n.morePods.keys) a[`pod:${k}`] = left(n.morePods.box);
+  }
+  if (l.fold) {
+    const foldedSet = new Set(l.fold.names);
+    const fa = { x: l.fold.box.x, y: l.fold.box.y + Math.min(40, l.fold.box.h / 2) };
+    for (const name of l.fold.names) a[`node:${name}`] = fa;
+    for (const p of input.cluster.pods)
+      if (p.nodeName && foldedSet.has(p.nodeName)) a[`pod:${p.namespace}/${p.name}`] = fa;
+  }
+  const client = input.cluster.clients.find((c) => c.name === input.clientName);
   if (client?.location === 'Node') {
-    const host = nodes.find((n) => n.name === client.nodeName)?.host;
-    if (host) anchors['client'] = { x: host.x + host.w - 14, y: host.y + host.h / 2 };
-  } else if (client?.location === 'Pod' && anchors[`pod:${client.pod ?? ''}`]) {
-    anchors['client'] = anchors[`pod:${client.pod ?? ''}`]!;
+    const host = l.nodes.find((n) => n.name === client.nodeName)?.host;
+    if (host) a['client'] = left(host.box);
+  } else if (client?.location === 'Pod' && client.pod && a[`pod:${client.pod}`]) {
+    a['client'] = a[`pod:${client.pod}`]!;
   }
-  if (!anchors['client']) {
-    clientBox = { x: PAD, y: lb.y + lb.h + 10, w: fx(0.095) - PAD, h: 64 };
-    anchors['client'] = {
-      x: clientBox.x + clientBox.w * 0.88,
-      y: clientBox.y + clientBox.h * 0.62,
-    };
+  if (!a['client'] && l.client) {
+    const b = l.client.box;
+    a['client'] =
+      l.orientation === 'horizontal' && b.y + b.h < l.lb.box.y
+        ? { x: b.x + b.w / 2, y: b.y + b.h }
+        : l.orientation === 'horizontal'
+          ? { x: b.x + b.w, y: b.y + b.h / 2 }
+          : { x: b.x + b.w / 2, y: b.y + b.h };
   }
-
-  return {
-    width,
-    height,
-    ...(clientBox ? { client: clientBox } : {}),
-    lb,
-    lbExits,
-    cluster: clusterBox,
-    bus,
-    nodes,
-    anchors,
-    lanes,
-  };
+  if (!a['client']) a['client'] = a['lb']!;
+  return { ...l, anchors: a };
 }
 
 /** The anchor of a place, or undefined for a place this layout does not know. */
-export function anchorOf(l: TopologyLayout, place: Place): Point | undefined {
+export function anchorOf(l: TopologyLayout, place: string): Point | undefined {
   return l.anchors[place];
-}
-
-type Where = { kind: 'outside' } | { kind: 'network' } | { kind: 'inside'; node: NodeLayout };
-
-function whereIs(l: TopologyLayout, place: Place): Where {
-  if (place === 'network') return { kind: 'network' };
-  if (place === 'lb' || (place === 'client' && l.client)) return { kind: 'outside' };
-  const p = l.anchors[place];
-  const node = p && l.nodes.find((n) => p.x >= n.box.x && p.x <= n.box.x + n.box.w);
-  return node ? { kind: 'inside', node } : { kind: 'outside' };
-}
-
-/** From an outside place (client or balancer) down the node's lane into the node, to `end`. */
-function inbound(l: TopologyLayout, from: Place, node: NodeLayout, end: Point): Point[] {
-  const a = l.anchors[from] ?? centre(l.lb);
-  const lane = l.lanes[node.name] ?? l.cluster.y + 16;
-  const turnX = l.cluster.x - 14 + node.index * 4;
-  const cx = node.box.x + node.box.w / 2;
-  const head =
-    from === 'lb'
-      ? [a, l.lbExits[node.name] ?? a, { x: turnX, y: (l.lbExits[node.name] ?? a).y }]
-      : [a, { x: turnX, y: a.y }];
-  return [...head, { x: turnX, y: lane }, { x: cx, y: lane }, { x: cx, y: node.box.y }, end];
-}
-
-function viaBus(l: TopologyLayout, a: Point, from: NodeLayout, to: NodeLayout, b: Point): Point[] {
-  const fx = from.box.x + from.box.w / 2;
-  const tx = to.box.x + to.box.w / 2;
-  return [a, { x: fx, y: l.bus.y }, { x: tx, y: l.bus.y }, b];
-}
-
-/**
- * The points of the path from `from` to `to`: it starts at `from`'s anchor and ends at
- * `to`'s (a single point when they are the same place).
- */
-export function route(l: TopologyLayout, from: Place, to: Place): Point[] {
-  const a = l.anchors[from];
-  const b = l.anchors[to];
-  if (!a || !b) return [];
-  if (from === to) return [a];
-  const wa = whereIs(l, from);
-  const wb = whereIs(l, to);
-  if (wa.kind === 'outside' && wb.kind === 'outside') {
-    const client = l.client;
-    if (!client) return [a, b];
-    const c = from === 'client' ? a : b;
-    const lbPoint = from === 'client' ? b : a;
-    const x = l.lb.x - 9;
-    const path = [c, { x, y: c.y }, { x, y: lbPoint.y }, lbPoint];
-    return from === 'client' ? path : path.reverse();
-  }
-  if (wa.kind === 'outside' && wb.kind === 'inside') return inbound(l, from, wb.node, b);
-  if (wa.kind === 'inside' && wb.kind === 'outside') return inbound(l, to, wa.node, a).reverse();
-  if (wa.kind === 'inside' && wb.kind === 'inside')
-    return wa.node === wb.node ? [a, b] : viaBus(l, a, wa.node, wb.node, b);
-  if (wa.kind === 'inside' && wb.kind === 'network')
-    return [a, { x: wa.node.box.x + wa.node.box.w / 2, y: l.bus.y }, b];
-  if (wa.kind === 'network' && wb.kind === 'inside')
-    return [a, { x: wb.node.box.x + wb.node.box.w / 2, y: l.bus.y }, b];
-  return [a, b];
-}
-
-/**
- * Where the packet's label sits (its top-left corner) when the packet is at `place`: in the
- * free room at the bottom of a node, under the balancer, under the client, above the network.
- */
-export function labelSlot(l: TopologyLayout, place: Place, w: number, h: number): Point {
-  const clampX = (x: number) => Math.max(2, Math.min(x, l.width - w - 2));
-  const where = whereIs(l, place);
-  if (where.kind === 'inside') {
-    const n = where.node.box;
-    return { x: clampX(n.x + (n.w - w) / 2), y: n.y + n.h - h - 6 };
-  }
-  if (where.kind === 'network')
-    return { x: clampX((l.bus.x1 + l.bus.x2 - w) / 2), y: l.bus.y - h - 24 };
-  if (place === 'client' && l.client)
-    return { x: clampX(l.client.x), y: l.client.y + l.client.h + 28 };
-  return { x: clampX(l.lb.x), y: l.lb.y + l.lb.h + 8 };
 }

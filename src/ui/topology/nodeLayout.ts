@@ -1,0 +1,255 @@
+/**
+ * The inside of one node box, as a pure function of its box and its Pods: name, status,
+ * InternalIP, the NodePort badge on its top edge, its balancer-rotation badge, kube-proxy with
+ * its DNAT/SNAT badges, a host client, and the Pods (folded into "+N Pods" when they do not
+ * fit; a Pod on the traced path is always shown). All sizes in px.
+ */
+import type { ClusterPod } from '../../model/scenario/cluster';
+import type { TextSlot } from './text';
+import { lineHeight, slot, textWidth } from './text';
+
+/** A rectangle, px. */
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** A drawn Pod. `ip` and the long readiness word only in the two-line form. */
+export interface PodLayout {
+  /** `namespace/name` */
+  key: string;
+  pod: ClusterPod;
+  box: Box;
+  name: TextSlot;
+  ip?: TextSlot;
+  ready: TextSlot;
+}
+
+/** Pods left out for lack of room: one row that counts them (their places anchor there). */
+export interface MorePods {
+  box: Box;
+  text: TextSlot;
+  keys: string[];
+}
+
+/** A badge: its pill and the text in it. */
+export interface Badge {
+  box: Box;
+  text: TextSlot;
+}
+
+/** One node drawn in full. */
+export interface NodeLayout {
+  name: string;
+  /** Index among the drawn nodes (wire lanes are per drawn node). */
+  index: number;
+  box: Box;
+  title: TextSlot;
+  /** "✓ Ready" / "✗ NotReady"; the "✗ down" badge takes the same place. */
+  status: Badge;
+  ip: TextSlot;
+  nodePort: Badge;
+  /** "● in rotation" / "○ out of rotation": the balancer's view of this node. */
+  rotation: Badge;
+  kubeProxy: Box;
+  kpTitle: TextSlot;
+  kpRules: TextSlot;
+  dnat: Badge;
+  snat: Badge;
+  /** A host-network client drawn inside this node (client location Node). */
+  host?: { box: Box; text: TextSlot };
+  pods: PodLayout[];
+  morePods?: MorePods;
+  /** x of the wire gutter down the node's left side. */
+  gutterX: number;
+}
+
+const T = 12;
+const ROW = lineHeight(T);
+const TITLE = 13;
+/** The NodePort badge straddles the node's top edge by this much. */
+export const BADGE_H = 20;
+const POD2_H = 2 * ROW + 10;
+const POD1_H = ROW + 8;
+const POD_GAP = 4;
+const NAT_W = textWidth('DNAT', T, true) + 12;
+const STATUS_W = textWidth('✗ NotReady', T, true) + 10;
+const ROT_W = textWidth('○ out of rotation', T) + 14;
+const NP_W = (port: number) => textWidth(`NodePort :${port}`, T, true, true) + 14;
+/** The kube-proxy box's height. */
+const KP_H = 6 + ROW + 4 + BADGE_H + 6;
+
+/** Narrowest node box the stacked form fits (IP + status on one row), px. */
+export const NODE_MIN_W = 12 + textWidth('192.168.255.255', T, false, true) + 8 + STATUS_W + 8;
+/** Height of the node parts above kube-proxy: title, IP and status, rotation badge. */
+const HEADER = 14 + 18 + ROW + 6 + BADGE_H + 8;
+/** Height of the node parts above the Pods in the stacked form. */
+const STACK_TOP = HEADER + KP_H + 8;
+/** Height of the node parts above the body in the side-by-side form. */
+const SIDE_TOP = HEADER;
+/** The least room for Pods: one one-line Pod and a "+N Pods" row. */
+const PODS_MIN = POD1_H * 2 + POD_GAP;
+
+/** Smallest node height for the stacked form (horizontal stage), px. */
+export const NODE_MIN_H = STACK_TOP + PODS_MIN + 8;
+/** Node height in the side-by-side form (vertical stage), px. */
+export const SIDE_NODE_H = SIDE_TOP + Math.max(KP_H, 2 * POD2_H + POD_GAP) + 8;
+/** Width from which a node puts kube-proxy and its Pods side by side. */
+export const SIDE_MIN_W = 330;
+
+const keyOf = (p: ClusterPod) => `${p.namespace}/${p.name}`;
+
+/**
+ * Lays out Pods in `area`: two-line boxes when all fit, else one-line boxes, else as many
+ * one-line boxes as fit (Pods on the path first) and a "+N Pods" row.
+ */
+export function podBoxes(
+  pods: readonly ClusterPod[],
+  area: Box,
+  onPath: ReadonlySet<string>,
+): { pods: PodLayout[]; more?: MorePods } {
+  const n = pods.length;
+  const { x, w } = area;
+  const two = (pod: ClusterPod, y: number): PodLayout => ({
+    key: keyOf(pod),
+    pod,
+    box: { x, y, w, h: POD2_H },
+    name: slot(x + 8, y + 5, w - 16, T),
+    ip: slot(x + 8, y + 5 + ROW + 1, w - 16 - 70, T, { mono: true }),
+    ready: slot(x + w - 8 - 64, y + 5 + ROW + 1, 64, T, { anchor: 'end' }),
+  });
+  const one = (pod: ClusterPod, y: number): PodLayout => ({
+    key: keyOf(pod),
+    pod,
+    box: { x, y, w, h: POD1_H },
+    name: slot(x + 8, y + 4, w - 16 - 20, T),
+    ready: slot(x + w - 8 - 14, y + 4, 14, T, { anchor: 'end' }),
+  });
+  if (n * POD2_H + (n - 1) * POD_GAP <= area.h)
+    return { pods: pods.map((p, i) => two(p, area.y + i * (POD2_H + POD_GAP))) };
+  const step = POD1_H + POD_GAP;
+  const rows = Math.max(1, Math.floor((area.h + POD_GAP) / step));
+  if (n <= rows) return { pods: pods.map((p, i) => one(p, area.y + i * step)) };
+  // Path Pods first (always shown), then the others in order, one row kept for "+N Pods".
+  const first = [
+    ...pods.filter((p) => onPath.has(keyOf(p))),
+    ...pods.filter((p) => !onPath.has(keyOf(p))),
+  ];
+  const shown = first.slice(
+    0,
+    Math.max(rows - 1, first.filter((p) => onPath.has(keyOf(p))).length),
+  );
+  const shownKeys = new Set(shown.map(keyOf));
+  // Keep the cluster's order among the shown Pods.
+  const ordered = pods.filter((p) => shownKeys.has(keyOf(p)));
+  const out = ordered.map((p, i) => one(p, area.y + i * step));
+  const y = area.y + ordered.length * step;
+  return {
+    pods: out,
+    more: {
+      box: { x, y, w, h: POD1_H },
+      text: slot(x + 8, y + 4, w - 16, T),
+      keys: pods.filter((p) => !shownKeys.has(keyOf(p))).map(keyOf),
+    },
+  };
+}
+
+/** Options of {@link nodeLayout}. */
+export interface NodeLayoutOptions {
+  name: string;
+  index: number;
+  box: Box;
+  pods: readonly ClusterPod[];
+  onPath: ReadonlySet<string>;
+  nodePort: number;
+  /** Draw a host client box (the client runs in this node's network namespace). */
+  host: boolean;
+}
+
+/** The parts of one node inside `box` (stacked form, or side by side when wide enough). */
+export function nodeLayout(o: NodeLayoutOptions): NodeLayout {
+  const { x, y, w, h } = o.box;
+  const side = w >= SIDE_MIN_W;
+  const ix = x + 12;
+  const iw = w - 20;
+  const npW = Math.min(NP_W(o.nodePort), iw);
+  const nodePort: Badge = {
+    box: { x: ix, y: y - BADGE_H / 2, w: npW, h: BADGE_H },
+    text: slot(ix + 7, y - BADGE_H / 2 + 3, npW - 14, T, { bold: true, mono: true }),
+  };
+  const titleY = y + 14;
+  const statusBox = { x: x + w - 8 - STATUS_W, y: titleY + 18 - 2, w: STATUS_W, h: ROW + 4 };
+  const status: Badge = {
+    box: statusBox,
+    text: slot(statusBox.x + 5, statusBox.y + 2, STATUS_W - 10, T, { bold: true, anchor: 'end' }),
+  };
+  const title = slot(ix, titleY, iw, TITLE, { bold: true });
+  const ip = slot(ix, titleY + 18, statusBox.x - 8 - ix, T, { mono: true });
+  const rotY = titleY + 18 + ROW + 6;
+  const rotBox = { x: ix, y: rotY, w: Math.min(ROT_W, iw), h: BADGE_H };
+  const rotation: Badge = { box: rotBox, text: slot(ix + 7, rotY + 3, rotBox.w - 14, T) };
+  const bodyY = rotY + BADGE_H + 8;
+  const kpW = side ? Math.floor((iw - 10) * 0.45) : iw;
+  const kubeProxy: Box = { x: ix, y: bodyY, w: kpW, h: KP_H };
+  const kpTitle = slot(ix + 8, bodyY + 6, kpW - 16, T, { bold: true });
+  const badgeY = bodyY + 6 + ROW + 4;
+  const natX = ix + kpW - 8 - 2 * NAT_W - 4;
+  const dnat: Badge = {
+    box: { x: natX, y: badgeY, w: NAT_W, h: BADGE_H },
+    text: slot(natX + 6, badgeY + 3, NAT_W - 12, T, { bold: true }),
+  };
+  const snatX = natX + NAT_W + 4;
+  const snat: Badge = {
+    box: { x: snatX, y: badgeY, w: NAT_W, h: BADGE_H },
+    text: slot(snatX + 6, badgeY + 3, NAT_W - 12, T, { bold: true }),
+  };
+  const kpRules = slot(ix + 8, badgeY + 3, natX - 6 - (ix + 8), T);
+  let podsTop = side ? bodyY : bodyY + KP_H + 8;
+  const podsX = side ? ix + kpW + 10 : ix;
+  const podsW = side ? iw - kpW - 10 : iw;
+  let host: NodeLayout['host'];
+  if (o.host) {
+    const hb = { x: podsX, y: podsTop, w: podsW, h: POD1_H };
+    host = { box: hb, text: slot(hb.x + 8, hb.y + 4, hb.w - 16, T) };
+    podsTop += POD1_H + POD_GAP;
+  }
+  const placed = podBoxes(
+    o.pods,
+    { x: podsX, y: podsTop, w: podsW, h: y + h - 8 - podsTop },
+    o.onPath,
+  );
+  return {
+    name: o.name,
+    index: o.index,
+    box: o.box,
+    title,
+    status,
+    ip,
+    nodePort,
+    rotation,
+    kubeProxy,
+    kpTitle,
+    kpRules,
+    dnat,
+    snat,
+    ...(host ? { host } : {}),
+    pods: placed.pods,
+    ...(placed.more ? { morePods: placed.more } : {}),
+    gutterX: x + 5,
+  };
+}
+
+/** Least node height for the stacked form with a host client box. */
+export const nodeMinHeight = (host: boolean) => NODE_MIN_H + (host ? POD1_H + POD_GAP : 0);
+/** Node height in the side-by-side form with a host client box. */
+export const sideNodeHeight = (host: boolean) => SIDE_NODE_H + (host ? POD1_H + POD_GAP : 0);
+/** Node height in the stacked form holding `pods` Pods (two two-line, or two one-line and "+N"). */
+export function stackedHeight(pods: number, host: boolean): number {
+  const podsH =
+    pods <= 2
+      ? Math.max(1, pods) * POD2_H + (Math.max(1, pods) - 1) * POD_GAP
+      : 3 * (POD1_H + POD_GAP);
+  return STACK_TOP + podsH + 8 + (host ? POD1_H + POD_GAP : 0);
+}
