@@ -35,14 +35,18 @@ function Swatch({ kind, hatch }: { kind: string; hatch: string }) {
   );
 }
 
-const ENTRIES: { kind: string; label: string }[] = [
-  { kind: 'request', label: 'request' },
-  { kind: 'reply', label: 'reply' },
-  { kind: 'health', label: 'health check' },
-  { kind: 'dnat', label: 'DNAT (destination rewritten)' },
-  { kind: 'snat', label: 'SNAT (masquerade: source rewritten)' },
-  { kind: 'rotation', label: '○ out of rotation' },
-  { kind: 'failed', label: '✗ down (failed)' },
+const ENTRIES: { kind: string; label: string; title: string }[] = [
+  { kind: 'request', label: 'request', title: 'The request, solid line' },
+  { kind: 'reply', label: 'reply', title: 'The reply, dashed line' },
+  { kind: 'health', label: 'health check', title: 'The balancer’s health checks, dotted line' },
+  { kind: 'dnat', label: 'DNAT', title: 'DNAT: kube-proxy rewrote the destination here' },
+  { kind: 'snat', label: 'SNAT', title: 'SNAT (masquerade): kube-proxy rewrote the source here' },
+  {
+    kind: 'rotation',
+    label: '○ out of rotation',
+    title: 'The balancer sends no new connections to this node (dashed frame)',
+  },
+  { kind: 'failed', label: '✗ down', title: 'A failed node: hatched, red dashed frame' },
 ];
 
 /** The stage's legend: what each line style, badge and node mark means. */
@@ -50,7 +54,7 @@ export function Legend({ ids }: { ids: StageIds }) {
   return (
     <ul className="stage-legend" aria-label="Legend" data-testid="legend">
       {ENTRIES.map((e) => (
-        <li key={e.kind} data-legend={e.kind}>
+        <li key={e.kind} data-legend={e.kind} title={e.title}>
           <Swatch kind={e.kind} hatch={ids.hatch} />
           {e.label}
         </li>

@@ -7,7 +7,6 @@ import type { Point, TopologyLayout } from './layout';
 import { cardSlot, route } from './route';
 import { CARD_LINE, cardModel } from './card';
 import { fitText, slot, textWidth } from './text';
-import { CARD_H } from './layout';
 
 interface PacketMarkerProps {
   layout: TopologyLayout;
@@ -54,13 +53,12 @@ export function PacketMarker({
   const ms = stepDuration(speed, reduced);
   const fade = fadeDuration(reduced) / 1000;
   const start = ms === 0 ? end : (points[0] ?? end);
-  const card = cardModel(step, packet, Math.min(320, l.card.w));
-  const cardY = l.card.y + Math.max(0, CARD_H - card.h);
-  const slots = points.map((p) => cardSlot(l, p, card.w));
-  const at = slots[slots.length - 1]!;
+  const card = cardModel(step, packet, l.card.w);
+  // The card rides beside the dot while it moves, then settles in the room kept for it.
+  const at = cardSlot(l);
+  const ride = points.map((p, i) => (i === points.length - 1 ? at : { x: p.x + 14, y: p.y + 14 }));
   const times = keyframeTimes(points);
   const transition = { duration: ms / 1000, ease: 'easeInOut' as const, times };
-  const pointerX = Math.max(at.x + 10, Math.min(end.x, at.x + card.w - 10));
   return (
     <g className="packet" data-testid="packet" data-packet-at={to} data-packet-from={from}>
       <title>{`Packet ${packet.protocol.toUpperCase()} ${packet.flags} from ${packet.src}:${packet.sport} to ${packet.dst}:${packet.dport}`}</title>
@@ -68,17 +66,11 @@ export function PacketMarker({
         key={`card-${moveKey}`}
         className="packet-card"
         data-testid="packet-card"
-        initial={{ x: ms === 0 ? at.x : (slots[0]?.x ?? at.x), y: cardY }}
-        animate={{ x: slots.map((s) => s.x), y: cardY }}
+        initial={ms === 0 ? { x: at.x, y: at.y } : { x: ride[0]!.x, y: ride[0]!.y }}
+        animate={{ x: ride.map((p) => p.x), y: ride.map((p) => p.y) }}
         transition={transition}
       >
         <rect className="packet-card-frame" width={card.w} height={card.h} rx={6} />
-        {l.orientation === 'horizontal' && (
-          <path
-            className="packet-card-pointer"
-            d={`M ${pointerX - at.x - 7} 0 L ${pointerX - at.x} -7 L ${pointerX - at.x + 7} 0 Z`}
-          />
-        )}
         {card.lines.map((line, i) => {
           const y = 8 + i * CARD_LINE + 12;
           if (line.kind === 'head')

@@ -86,15 +86,16 @@ export function Topology({ overlay, rotationBadges = true }: TopologyProps) {
         pathNodes: path.nodes,
         pathPods: path.pods,
         expanded,
+        failed: scene.failedNodes,
       }),
-    [cluster, size.width, size.height, scene.client, path, expanded],
+    [cluster, size.width, size.height, scene.client, path, expanded, scene.failedNodes],
   );
   const health = useMemo(() => lbTargetHealth(result?.lbTargets ?? []), [result]);
   const nat = useMemo(() => natByNode(trace, stepIndex), [trace, stepIndex]);
-  const { svgRef, transform, zoomBy, fit, reveal } = useZoom({
-    w: l?.contentW ?? size.width,
-    h: l?.contentH ?? size.height,
-  });
+  const { svgRef, transform, zoomBy, fit, reveal } = useZoom(
+    { w: l?.contentW ?? size.width, h: l?.contentH ?? size.height },
+    l?.orientation !== 'vertical',
+  );
   const onExpand = useCallback(
     (on: boolean) => {
       setExpanded(on);
@@ -113,11 +114,9 @@ export function Topology({ overlay, rotationBadges = true }: TopologyProps) {
 
   const vertical = l?.orientation === 'vertical';
   // The stage grows to what the drawing needs; it never scales the drawing down.
-  const minHeight = l
-    ? vertical
-      ? l.minHeight
-      : Math.max(FALLBACK_SIZE.height, l.minHeight)
-    : FALLBACK_SIZE.height;
+  // The stage grows to what the drawing needs (it never scales the drawing down); a parent
+  // with a definite, larger height gives it more room to unfold.
+  const minHeight = l ? l.minHeight : FALLBACK_SIZE.height;
   const controls = <ZoomControls zoomBy={zoomBy} fit={fit} />;
   // Narrow stages keep the zoom buttons out of the drawing, in a row above the legend.
   const canvas = (body: ReactNode) => (

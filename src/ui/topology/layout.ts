@@ -11,8 +11,9 @@
 import type { Cluster } from '../../model/scenario/cluster';
 import type { Box, NodeLayout } from './nodeLayout';
 import {
-  NODE_MIN_W,
   SIDE_MIN_W,
+  nodeMinWidth,
+  statusWidth,
   nodeLayout,
   nodeMinHeight,
   sideNodeHeight,
@@ -43,6 +44,8 @@ export interface LayoutInput {
   pathPods?: readonly string[];
   /** The summary group shows every folded node as a tile. */
   expanded?: boolean;
+  /** Nodes the scene failed (they show a "✗ down" badge rather than a status word). */
+  failed?: readonly string[];
 }
 
 /** The folded nodes: one group that counts them, and (expanded) a tile per node. */
@@ -107,7 +110,7 @@ const M = 12;
 const T = 12;
 const ROW = lineHeight(T) + 2;
 /** Packet card: up to six 12 px lines. */
-export const CARD_H = 6 * 16 + 14;
+export const CARD_H = 6 * 17 + 14;
 export const CARD_W = 300;
 const GAP = 10;
 const FOLD_W = 150;
@@ -134,11 +137,17 @@ export function layout(input: LayoutInput): TopologyLayout {
   // Horizontal geometry: left columns, then the cluster.
   const lbW = wide ? 220 : 200;
   const lbX = wide ? M + 132 : M;
-  const clusterX = lbX + lbW + 44;
+  const clusterX = lbX + lbW + 36;
   const innerW = width - M - clusterX - 2 * GAP;
   const total = cluster.nodes.length;
+  const statusW = statusWidth(cluster.nodes, input.failed ?? []);
+  const longestIP = cluster.nodes.reduce(
+    (a, n) => (n.internalIP.length > a.length ? n.internalIP : a),
+    '',
+  );
+  const minW = nodeMinWidth(longestIP, statusW);
   const fitH = (withFold: boolean) =>
-    Math.floor((innerW - (withFold ? FOLD_W + GAP : 0) + GAP) / (NODE_MIN_W + GAP));
+    Math.floor((innerW - (withFold ? FOLD_W + GAP : 0) + GAP) / (minW + GAP));
   const horizontal =
     width >= VERTICAL_BELOW && (total <= fitH(false) || fitH(true) >= Math.max(1, path.length));
   return horizontal
@@ -154,8 +163,9 @@ export function layout(input: LayoutInput): TopologyLayout {
         internet,
         hostNode,
         fitH,
+        statusW,
       })
-    : verticalLayout(input, { width, path, internet, hostNode });
+    : verticalLayout(input, { width, path, internet, hostNode, statusW });
 }
 
 /** Which nodes are drawn: the path's, then others in cluster order, up to `max` (at least the path). */
@@ -267,6 +277,7 @@ interface HCtx {
   internet: boolean;
   hostNode: string | undefined;
   fitH: (withFold: boolean) => number;
+  statusW: number;
 }
 
 function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
@@ -281,20 +292,23 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
       )
     : undefined;
   const lbY = c.wide || !clientBox ? M + 34 : M + 50 + 24;
-  // The height: at least what one node needs, whatever the stage says.
+  // The height: at least what one node needs and what the balancer, two of its rows and the
+  // packet card under it need, whatever the stage says.
   const minNodeH = nodeMinHeight(c.hostNode !== undefined);
-  const busY0 = (nodesTop: number) => nodesTop + minNodeH + 10 + CARD_H + 14;
   const clusterY = M;
   // The zoom buttons sit over the cluster's top-right corner: the label stops short of them.
   const clusterLabel = slot(clusterX + 12, clusterY + 8, width - M - clusterX - 24 - ZOOM_W, T);
-  // Rows in the balancer: as many as fit above the card band.
   const laneTop = clusterY + 8 + lineHeight(T) + 10;
   const provisional = laneTop + 8 * 5 + 14;
-  const minHeight = busY0(provisional) + 30 + M;
+  const BUS_ROOM = 30;
+  const minHeight = Math.max(
+    provisional + minNodeH + 12 + BUS_ROOM + M,
+    lbY + LB_HEADER_H + 2 * ROW + 8 + 14 + CARD_H + M,
+  );
   const height = Math.max(c.height, minHeight);
-  const busY = height - M - 30;
-  const cardY = busY - 14 - CARD_H;
-  const maxRows = Math.floor((cardY - 10 - 8 - lbY - LB_HEADER_H) / ROW);
+  const busY = height - M - BUS_ROOM;
+  // Rows in the balancer: as many as leave room for the packet card under it.
+  const maxRows = Math.floor((height - M - CARD_H - 14 - 8 - lbY - LB_HEADER_H) / ROW);
   const byWidthAll = c.fitH(false);
   let count = total <= byWidthAll && total <= maxRows ? total : Math.min(c.fitH(true), maxRows - 1);
   count = Math.max(count, c.path.length, 1);
@@ -303,7 +317,7 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
   const lanesN = drawn.length + (folded.length ? 1 : 0);
   const laneStep = 5;
   const nodesTop = laneTop + lanesN * laneStep + 14;
-  const nodeBottom = cardY - 10;
+  const nodeBottom = busY - 12;
   const foldW = folded.length ? FOLD_W : 0;
   const nodeW = Math.min(
     280,
@@ -325,6 +339,7 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
       onPath,
       nodePort,
       host: name === c.hostNode,
+      statusW: c.statusW,
     });
   });
   let fold: FoldLayout | undefined;
@@ -341,7 +356,9 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
     h: height - M - clusterY,
   };
   const lb = lbParts(lbX, lbY, lbW, drawn, folded.length > 0);
-  const card: Box = { x: M, y: cardY, w: width - 2 * M, h: CARD_H };
+  // The packet card rests under the balancer, left of the cluster, where no text is.
+  const cardW = Math.min(320, clusterX - 8 - M);
+  const card: Box = { x: M, y: lb.box.y + lb.box.h + 14, w: cardW, h: CARD_H };
   let contentH = height;
   if (fold && input.expanded) {
     fold.tiles = tilesLayout(folded, M, height + 4, width - 2 * M);
@@ -415,6 +432,7 @@ interface VCtx {
   path: string[];
   internet: boolean;
   hostNode: string | undefined;
+  statusW: number;
 }
 
 /** Nodes drawn in full on a narrow stage (the path's first). */
@@ -455,6 +473,7 @@ function verticalLayout(input: LayoutInput, c: VCtx): TopologyLayout {
       onPath,
       nodePort,
       host,
+      statusW: c.statusW,
     });
     lanes[name] = y - 18;
     turns[name] = clusterX + 8 + index * 5;
@@ -503,7 +522,11 @@ function verticalLayout(input: LayoutInput, c: VCtx): TopologyLayout {
 /** Fills in the anchors of every place. */
 function finish(l: TopologyLayout, input: LayoutInput): TopologyLayout {
   const a: Record<string, Point> = {};
-  a['lb'] = l.orientation === 'horizontal' ? left(l.lb.box) : { x: l.lb.box.x + 40, y: l.lb.box.y };
+  // The packet meets the balancer where the client's wire does: its top when the client sits
+  // above it (vertical, and narrow horizontal), else its left side.
+  const above = l.client && l.client.box.y + l.client.box.h < l.lb.box.y;
+  a['lb'] =
+    above && l.client ? { x: l.client.box.x + l.client.box.w / 2, y: l.lb.box.y } : left(l.lb.box);
   a['network'] =
     l.orientation === 'horizontal'
       ? { x: (l.bus.x1 + l.bus.x2) / 2, y: l.bus.y1 }

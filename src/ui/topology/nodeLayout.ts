@@ -75,14 +75,29 @@ const POD2_H = 2 * ROW + 10;
 const POD1_H = ROW + 8;
 const POD_GAP = 4;
 const NAT_W = textWidth('DNAT', T, true) + 12;
-const STATUS_W = textWidth('✗ NotReady', T, true) + 10;
+/** The status slot: "✓ Ready" or the "✗ down" badge; wider when a node reads "✗ NotReady". */
+const STATUS_SHORT = Math.max(textWidth('✓ Ready', T, true), textWidth('✗ down', T, true)) + 10;
+const STATUS_LONG = textWidth('✗ NotReady', T, true) + 10;
 const ROT_W = textWidth('○ out of rotation', T) + 14;
 const NP_W = (port: number) => textWidth(`NodePort :${port}`, T, true, true) + 14;
 /** The kube-proxy box's height. */
 const KP_H = 6 + ROW + 4 + BADGE_H + 6;
 
-/** Narrowest node box the stacked form fits (IP + status on one row), px. */
-export const NODE_MIN_W = 12 + textWidth('192.168.255.255', T, false, true) + 8 + STATUS_W + 8;
+/**
+ * Width of the status slot for a cluster: the long one only when some node that is not failed
+ * reads NotReady (a failed node shows the short "✗ down" badge), px.
+ */
+export function statusWidth(
+  nodes: readonly { name: string; ready: boolean }[],
+  failed: readonly string[],
+) {
+  return nodes.some((n) => !n.ready && !failed.includes(n.name)) ? STATUS_LONG : STATUS_SHORT;
+}
+
+/** Narrowest node box the stacked form fits: a short name beside the status, and the IP, px. */
+export function nodeMinWidth(longestIP: string, statusW: number): number {
+  return 12 + Math.max(textWidth(longestIP, T, false, true), statusW + 8 + 56) + 8;
+}
 /** Height of the node parts above kube-proxy: title, IP and status, rotation badge. */
 const HEADER = 14 + 18 + ROW + 6 + BADGE_H + 8;
 /** Height of the node parts above the Pods in the stacked form. */
@@ -166,6 +181,8 @@ export interface NodeLayoutOptions {
   nodePort: number;
   /** Draw a host client box (the client runs in this node's network namespace). */
   host: boolean;
+  /** Width of the status slot ({@link statusWidth}). */
+  statusW: number;
 }
 
 /** The parts of one node inside `box` (stacked form, or side by side when wide enough). */
@@ -180,13 +197,15 @@ export function nodeLayout(o: NodeLayoutOptions): NodeLayout {
     text: slot(ix + 7, y - BADGE_H / 2 + 3, npW - 14, T, { bold: true, mono: true }),
   };
   const titleY = y + 14;
-  const statusBox = { x: x + w - 8 - STATUS_W, y: titleY + 18 - 2, w: STATUS_W, h: ROW + 4 };
+  // The status (or the "✗ down" badge) sits right of the name; the IP has its own row.
+  const sw = o.statusW;
+  const statusBox = { x: x + w - 8 - sw, y: titleY - 2, w: sw, h: ROW + 4 };
   const status: Badge = {
     box: statusBox,
-    text: slot(statusBox.x + 5, statusBox.y + 2, STATUS_W - 10, T, { bold: true, anchor: 'end' }),
+    text: slot(statusBox.x + 5, statusBox.y + 2, sw - 10, T, { bold: true, anchor: 'end' }),
   };
-  const title = slot(ix, titleY, iw, TITLE, { bold: true });
-  const ip = slot(ix, titleY + 18, statusBox.x - 8 - ix, T, { mono: true });
+  const title = slot(ix, titleY, statusBox.x - 6 - ix, TITLE, { bold: true });
+  const ip = slot(ix, titleY + 18, iw, T, { mono: true });
   const rotY = titleY + 18 + ROW + 6;
   const rotBox = { x: ix, y: rotY, w: Math.min(ROT_W, iw), h: BADGE_H };
   const rotation: Badge = { box: rotBox, text: slot(ix + 7, rotY + 3, rotBox.w - 14, T) };

@@ -143,11 +143,9 @@ function clientToLb(l: TopologyLayout, c: Point, lb: Point): Point[] {
   return [c, { x: mid, y: c.y }, { x: mid, y: lb.y }, lb];
 }
 
-/** Where the packet card rests when the packet is at `p`: in the card band, under the packet. */
-export function cardSlot(l: TopologyLayout, p: Point, w: number): Point {
-  if (l.orientation === 'vertical') return { x: l.card.x, y: l.card.y };
-  const x = Math.max(l.card.x, Math.min(p.x - w / 2, l.card.x + l.card.w - w));
-  return { x, y: l.card.y };
+/** Where the packet card rests: the room the layout keeps for it (under the balancer). */
+export function cardSlot(l: TopologyLayout): Point {
+  return { x: l.card.x, y: l.card.y };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 
 /** The stage size before the first measure (and where ResizeObserver is missing), px. */
-export const FALLBACK_SIZE = { width: 900, height: 460 };
+export const FALLBACK_SIZE = { width: 900, height: 480 };
 
 /**
  * The size in CSS px of the element the ref is put on, kept up to date with a ResizeObserver.

@@ -11,8 +11,13 @@ const SCALE: [number, number] = [0.25, 4];
  * scrolls the page), and `zoomBy` / `fit` / `reveal` for the buttons and keyboard focus.
  * `extent` is the drawing's size (px): panning stops a margin past its edges.
  */
-export function useZoom(extent: { w: number; h: number }) {
+export function useZoom(extent: { w: number; h: number }, touchPan: boolean) {
   const svgRef = useRef<SVGSVGElement>(null);
+  // A narrow (vertical) stage lets a finger scroll the page: touch does not pan the drawing.
+  const touch = useRef(touchPan);
+  useEffect(() => {
+    touch.current = touchPan;
+  }, [touchPan]);
   const behaviour = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
   const [t, setT] = useState<ZoomTransform>(zoomIdentity);
   useEffect(() => {
@@ -23,7 +28,9 @@ export function useZoom(extent: { w: number; h: number }) {
       .filter((e: Event) =>
         e.type === 'wheel'
           ? (e as WheelEvent).ctrlKey || (e as WheelEvent).metaKey
-          : !(e as MouseEvent).button,
+          : e.type.startsWith('touch')
+            ? touch.current
+            : !(e as MouseEvent).button,
       )
       .on('zoom', (e: { transform: ZoomTransform }) => setT(e.transform));
     behaviour.current = z;

@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCENE, canonicalObjects, runScene } from '../../model';
+import { generatedCluster } from '../../model/scenario/generated';
+import type { Box, TopologyLayout } from './layout';
+import { CARD_H, layout } from './layout';
+import { pathOf, route } from './route';
+import type { TextSlot } from './text';
+import { fitText, lineHeight, slotBox, textWidth } from './text';
+
+const canonical = runScene(canonicalObjects(), DEFAULT_SCENE);
+
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+const inside = (a: Box, b: Box) =>
+  a.x >= b.x - 0.01 &&
+  a.y >= b.y - 0.01 &&
+  a.x + a.w <= b.x + b.w + 0.01 &&
+  a.y + a.h <= b.y + b.h + 0.01;
+
+/** Every text slot the layout places (what the stage draws text into). */
+function slots(l: TopologyLayout): { id: string; s: TextSlot }[] {
+  const out: { id: string; s: TextSlot }[] = [];
+  const add = (id: string, s: TextSlot | undefined) => s && out.push({ id, s });
+  if (l.client) {
+    add('client.title', l.client.title);
+    add('client.address', l.client.address);
+    add('client.sub', l.client.sub);
+  }
+  l.lb.header.forEach((s, i) => add(`lb.header${i}`, s));
+  for (const r of l.lb.rows) add(`lb.row.${r.name}`, r.text);
+  add('lb.fold', l.lb.foldRow?.text);
+  add('cluster.label', l.clusterLabel);
+  add('bus.label', l.bus.label);
+  for (const n of l.nodes) {
+    const p = `node.${n.name}`;
+    add(`${p}.title`, n.title);
+    add(`${p}.ip`, n.ip);
+    add(`${p}.status`, n.status.text);
+    add(`${p}.nodePort`, n.nodePort.text);
+    add(`${p}.rotation`, n.rotation.text);
+    add(`${p}.kpTitle`, n.kpTitle);
+    add(`${p}.kpRules`, n.kpRules);
+    add(`${p}.dnat`, n.dnat.text);
+    add(`${p}.snat`, n.snat.text);
+    add(`${p}.host`, n.host?.text);
+    for (const pod of n.pods) {
+      add(`${p}.pod.${pod.key}.name`, pod.name);
+      add(`${p}.pod.${pod.key}.ip`, pod.ip);
+      add(`${p}.pod.${pod.key}.ready`, pod.ready);
+    }
+    add(`${p}.more`, n.morePods?.text);
+  }
+  if (l.fold) {
+    l.fold.lines.forEach((s, i) => add(`fold.line${i}`, s));
+    if (l.fold.tiles) {
+      add('tiles.heading', l.fold.tiles.heading);
+      add('tiles.hide', l.fold.tiles.hide.text);
+      for (const t of l.fold.tiles.tiles) {
+        add(`tile.${t.name}.title`, t.title);
+        add(`tile.${t.name}.status`, t.status);
+        add(`tile.${t.name}.pods`, t.pods);
+      }
+    }
+  }
+  return out;
+}
+
+/** Overlapping slot pairs, by a sweep over x so 3,000 slots stay cheap. */
+function overlapping(all: { id: string; s: TextSlot }[]): string[] {
+  const boxes = all.map((a) => ({ id: a.id, b: slotBox(a.s) })).sort((p, q) => p.b.x - q.b.x);
+  const bad: string[] = [];
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length && boxes[j]!.b.x < boxes[i]!.b.x + boxes[i]!.b.w; j++)
+      if (overlap(boxes[i]!.b, boxes[j]!.b)) bad.push(`${boxes[i]!.id} × ${boxes[j]!.id}`);
+  return bad;
+}
+
+describe('text measurement (DejaVu Sans advance widths)', () => {
+  it('estimates exact widths', () => {
+    expect(textWidth('node-1', 12)).toBe(44);
+    expect(textWidth('10.244.1.5', 12, false, true)).toBe(74);
+    expect(textWidth('node-1', 13, true)).toBe(53);
+    expect(lineHeight(12)).toBe(15);
+  });
+  it('shortens in the middle, keeping the end', () => {
+    const s = { x: 0, y: 0, w: 80, size: 12 };
+    expect(fitText('node-1', s)).toBe('node-1');
+    const short = fitText('gke-prod-default-pool-6f1c2a3b-4kxz', s);
+    expect(short).toContain('…');
+    expect(short.endsWith('kxz')).toBe(true);
+    expect(textWidth(short, 12)).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('layout() of the canonical scenario', () => {
+  const path = pathOf(canonical.trace, canonical.cluster, DEFAULT_SCENE.client);
+  const l = layout({
+    cluster: canonical.cluster,
+    width: 900,
+    height: 460,
+    clientName: DEFAULT_SCENE.client,
+    pathNodes: path.nodes,
+    pathPods: path.pods,
+  });
+
+  it('is horizontal at 900 px, draws all three nodes and folds nothing', () => {
+    expect(l.orientation).toBe('horizontal');
+    expect(l.nodes.map((n) => n.name)).toEqual(['node-1', 'node-2', 'node-3']);
+    expect(l.fold).toBeUndefined();
+    expect(l.lb.rows.map((r) => r.name)).toEqual(['node-1', 'node-2', 'node-3']);
+    // The least height: the balancer, two rows and the packet card under it.
+    expect(l.minHeight).toBe(373);
+    expect(l.height).toBe(460);
+    expect(l.nodes[0]!.box).toEqual({ x: 258, y: 74, w: 200, h: 332 });
+    expect(l.card).toEqual({ x: 12, y: 262, w: 228, h: CARD_H });
+    expect(l.card.h).toBe(CARD_H);
+  });
+
+  it('keeps the packet card band clear of every text', () => {
+    for (const { id, s } of slots(l)) expect(overlap(slotBox(s), l.card), id).toBe(false);
+  });
+
+  it('routes every step of the trace between its places, inside the drawing', () => {
+    for (const s of canonical.trace.steps) {
+      const pts = route(l, s.from, s.to, canonical.cluster);
+      expect(pts.length, `${s.from}>${s.to}`).toBeGreaterThan(0);
+      const end = pts[pts.length - 1]!;
+      // A reply reaches the balancer at its row for that node (its right edge), else the anchor.
+      if (s.to === 'lb' && s.from !== 'client') expect(end.x).toBe(l.lb.box.x + l.lb.box.w);
+      else expect(end).toEqual(l.anchors[s.to]);
+      for (const p of pts) {
+        expect(p.x).toBeGreaterThanOrEqual(0);
+        expect(p.y).toBeGreaterThanOrEqual(0);
+        expect(p.x).toBeLessThanOrEqual(l.width);
+        expect(p.y).toBeLessThanOrEqual(l.height);
+      }
+    }
+  });
+
+  it('is vertical below 700 px, nodes stacked', () => {
+    const v = layout({
+      cluster: canonical.cluster,
+      width: 375,
+      height: 460,
+      clientName: 'internet',
+    });
+    expect(v.orientation).toBe('vertical');
+    const ys = v.nodes.map((n) => n.box.y);
+    expect([...ys].sort((a, b) => a - b)).toEqual(ys);
+    for (let i = 1; i < v.nodes.length; i++)
+      expect(v.nodes[i]!.box.y).toBeGreaterThan(v.nodes[i - 1]!.box.y + v.nodes[i - 1]!.box.h);
+  });
+});
+
+describe('pathOf()', () => {
+  it('names the nodes and the Pod the canonical trace passes', () => {
+    const p = pathOf(canonical.trace, canonical.cluster, DEFAULT_SCENE.client);
+    expect(p.nodes.length).toBeGreaterThan(0);
+    if (canonical.trace.outcome.kind === 'delivered') {
+      expect(p.nodes).toContain(canonical.trace.outcome.node);
+      expect(p.pods).toContain(canonical.trace.outcome.pod);
+    }
+  });
+});
+
+describe('layout() of generated clusters, 1 … 1,000 nodes, 375 … 1920 px', () => {
+  const sizes = [1, 2, 3, 6, 12, 100, 1000];
+  const widths = [375, 480, 699, 700, 820, 1015, 1280, 1440, 1920];
+  for (const n of sizes) {
+    const r = runScene(generatedCluster({ nodes: n, pods: Math.min(1000, n * 10) }), DEFAULT_SCENE);
+    const path = pathOf(r.trace, r.cluster, DEFAULT_SCENE.client);
+    it(`${n} nodes: no two texts overlap, all inside, path drawn, the rest counted`, () => {
+      for (const width of widths)
+        for (const expanded of n > 12 && width !== 1015 ? [false] : [false, true]) {
+          const l = layout({
+            cluster: r.cluster,
+            width,
+            height: 460,
+            clientName: DEFAULT_SCENE.client,
+            pathNodes: path.nodes,
+            pathPods: path.pods,
+            expanded,
+          });
+          const all = slots(l);
+          const where = `${n} nodes at ${width} px${expanded ? ', expanded' : ''}`;
+          expect(overlapping(all), where).toEqual([]);
+          const drawing = { x: 0, y: 0, w: l.contentW, h: l.contentH };
+          for (const { id, s } of all) {
+            expect(s.size, id).toBeGreaterThanOrEqual(12);
+            expect(s.w, `${where}: ${id}`).toBeGreaterThanOrEqual(0);
+            expect(inside(slotBox(s), drawing), `${where}: ${id}`).toBe(true);
+          }
+          for (const node of path.nodes)
+            expect(
+              l.nodes.map((x) => x.name),
+              where,
+            ).toContain(node);
+          expect(l.nodes.length + (l.fold?.names.length ?? 0)).toBe(n);
+          for (const p of path.pods) expect(l.anchors[`pod:${p}`], `${where}: ${p}`).toBeDefined();
+          for (const node of l.nodes)
+            for (const pod of path.pods)
+              if (
+                r.cluster.pods.find((x) => `${x.namespace}/${x.name}` === pod)?.nodeName ===
+                node.name
+              )
+                expect(
+                  node.pods.map((x) => x.key),
+                  `${where}: ${pod}`,
+                ).toContain(pod);
+          if (expanded && l.fold) expect(l.fold.tiles?.tiles.length).toBe(l.fold.names.length);
+        }
+    });
+  }
+
+  it('lays out 1,000 nodes and 1,000 Pods fast (well under a frame’s budget)', () => {
+    const r = runScene(generatedCluster({ nodes: 1000, pods: 1000 }), DEFAULT_SCENE);
+    const path = pathOf(r.trace, r.cluster, DEFAULT_SCENE.client);
+    const t0 = performance.now();
+    for (let i = 0; i < 20; i++)
+      layout({
+        cluster: r.cluster,
+        width: 1280,
+        height: 460,
+        pathNodes: path.nodes,
+        pathPods: path.pods,
+      });
+    const ms = (performance.now() - t0) / 20;
+    expect(ms).toBeLessThan(16);
+  });
+});
