@@ -2,8 +2,12 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { SCREENSHOT_DIR, expect, test } from './fixtures';
 import { AppPage } from './pages/app';
+import { openCluster } from './pages/cluster';
 
-/** "Your cluster": the panel, its lazily loaded editor and what they apply. */
+/**
+ * "Your cluster": the dialog (opened from the header), its lazily loaded editor and what they
+ * apply. A load that works closes the dialog and leaves its message under the header.
+ */
 class ImportPanel {
   readonly panel: Locator;
   readonly editor: Locator;
@@ -11,18 +15,29 @@ class ImportPanel {
   readonly apply: Locator;
   readonly problems: Locator;
   readonly status: Locator;
+  /** The message a successful import leaves under the header, once the dialog has closed. */
+  readonly notice: Locator;
 
   constructor(readonly page: Page) {
-    this.panel = page.getByRole('region', { name: 'Your cluster' });
+    this.panel = page.getByRole('dialog', { name: 'Your cluster' });
     this.editor = page.getByTestId('manifest-editor');
     this.content = this.editor.locator('.cm-content');
     this.apply = this.editor.getByTestId('apply');
     this.problems = this.editor.getByTestId('problems');
     this.status = page.getByTestId('import-status');
+    this.notice = page.getByTestId('import-notice');
   }
 
+  /** Opens the dialog (unless it is open). */
+  async show(): Promise<void> {
+    await openCluster(this.page);
+  }
+
+  /** Opens the dialog and its editor (unless they are open). */
   async open(): Promise<void> {
-    await this.panel.getByRole('button', { name: 'Paste or edit manifests' }).click();
+    await this.show();
+    if (!(await this.content.isVisible()))
+      await this.panel.getByRole('button', { name: 'Paste or edit manifests' }).click();
     await expect(this.content).toBeVisible();
   }
 
@@ -61,6 +76,8 @@ test.describe('your cluster', () => {
     });
     await new AppPage(page).goto();
     const ui = new ImportPanel(page);
+    await expect(ui.panel).toBeHidden();
+    await ui.show();
     await expect(ui.panel.getByRole('heading', { name: 'Your cluster' })).toBeVisible();
     await expect(ui.panel.getByLabel('Open a file…')).toHaveAttribute('accept', '.yaml,.yml,.json');
     const select = ui.panel.getByLabel('Example');
@@ -69,7 +86,7 @@ test.describe('your cluster', () => {
     await expect(
       ui.panel.getByRole('button', { name: 'Reset to the default scenario' }),
     ).toBeVisible();
-    await expect(ui.panel.getByText(/drop a \.yaml, \.yml or \.json file/)).toBeVisible();
+    await expect(ui.panel.getByText(/drop a \.yaml, \.yml or \.json file anywhere/)).toBeVisible();
     expect(editorChunks).toEqual([]);
     await ui.panel.screenshot({ path: `${SCREENSHOT_DIR}/import-panel.png` });
 
@@ -94,7 +111,9 @@ test.describe('your cluster', () => {
       'assumed: a client on the internet',
     );
     await ui.apply.click();
-    await expect(ui.status).toContainText('Applied');
+    // It worked: the dialog closes and says so under the header.
+    await expect(ui.panel).toBeHidden();
+    await expect(ui.notice).toContainText('Applied');
     await expect(app.topology).toContainText('gke-prod-default-pool-6f1c2a3b-4kxz');
     await expect(app.root).not.toHaveAttribute('data-step-count', String(before));
     expect(await app.stepCount()).toBeGreaterThan(0);
@@ -104,7 +123,8 @@ test.describe('your cluster', () => {
     await page.screenshot({ path: `${SCREENSHOT_DIR}/import-applied.png`, fullPage: true });
 
     // Closing and reopening keeps the text.
-    await ui.editor.getByRole('button', { name: /Close the editor/ }).click();
+    await ui.show();
+    await ui.editor.getByRole('button', { name: /Close editor/ }).click();
     await expect(ui.editor).toHaveCount(0);
     await ui.open();
     // CodeMirror draws only the lines in view: the pasted text starts as the file does.
@@ -184,13 +204,18 @@ test.describe('your cluster', () => {
     await ui.panel
       .getByLabel('Example')
       .selectOption({ label: 'Two ports with named targetPorts' });
-    await expect(ui.status).toContainText('Applied Two ports with named targetPorts');
+    await expect(ui.notice).toContainText('Applied Two ports with named targetPorts');
+    await expect(ui.panel).toBeHidden();
     await expect(app.topology).toContainText('gke-web-prod-pool-1-1a7c3e90-8wq1');
+    await ui.show();
     await expect(ui.content).toBeVisible();
     expect(await ui.text()).toContain('# A GKE-style cluster: Service web/frontend');
     // Two ports: a picker chooses which one the client dials; https reaches container port
     // 8443 (the named targetPort "https", resolved by the EndpointSlice controller).
-    const portPicker = ui.panel.getByTestId('traced-picker').getByLabel('Port');
+    // The picker is a scene control, beside the drawing.
+    await page.keyboard.press('Escape');
+    await expect(ui.panel).toBeHidden();
+    const portPicker = page.getByTestId('scene').getByTestId('traced-picker').getByLabel('Port');
     await expect(portPicker).toHaveValue('http');
     await portPicker.selectOption('https');
     await app.last();
@@ -198,8 +223,10 @@ test.describe('your cluster', () => {
     await expect(page.getByTestId('conntrack')).toContainText('sport=8443');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/import-example.png` });
 
+    await ui.show();
     await ui.panel.getByRole('button', { name: 'Reset to the default scenario' }).click();
-    await expect(app.topology).toContainText('node-1');
+    await expect(ui.notice).toContainText('Back to the default scenario');
+    await expect(app.topology).toContainText('node-');
     await expect(app.topology).not.toContainText('gke-web-prod');
     // The editor keeps the text.
     expect(await ui.text()).toContain('# A GKE-style cluster: Service web/frontend');
@@ -208,15 +235,20 @@ test.describe('your cluster', () => {
   test('a file from the picker is applied; export downloads YAML', async ({ page }) => {
     const app = await new AppPage(page).goto();
     const ui = new ImportPanel(page);
+    await ui.show();
     await ui.panel.getByLabel('Open a file…').setInputFiles({
       name: 'local.yaml',
       mimeType: 'application/yaml',
       buffer: Buffer.from(example('local-uneven.yaml')),
     });
-    await expect(ui.status).toContainText('Applied local.yaml');
-    await expect(app.topology).toContainText('aks-nodepool1-38290761-vmss000000');
+    await expect(ui.notice).toContainText('Applied local.yaml');
+    await expect(ui.panel).toBeHidden();
+    // Focus is back on the button that opened the dialog.
+    await expect(page.getByTestId('cluster-button')).toBeFocused();
+    await expect(app.topology).toContainText('aks-nodepool1-38290761-vmss');
     await expect(page.locator('fieldset[data-group="policy"] input[value="Local"]')).toBeChecked();
 
+    await ui.show();
     const download = page.waitForEvent('download');
     await ui.panel.getByRole('button', { name: 'Export as YAML' }).click();
     const file = await download;
@@ -235,5 +267,52 @@ test.describe('your cluster', () => {
     await page.reload();
     await ui.open();
     expect(await ui.text()).toBe('kind: Service\nmetadata:\n  name: half-typed\nspec:\n  ports: [');
+  });
+
+  test('Esc closes the dialog; what was typed is there when it opens again', async ({ page }) => {
+    await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    await ui.open();
+    await ui.paste('kind: Service\nmetadata:\n  name: typed-then-closed');
+    await ui.expectChecked(0);
+    await page.keyboard.press('Escape');
+    await expect(ui.panel).toBeHidden();
+    await expect(page.getByTestId('cluster-button')).toBeFocused();
+    await ui.open();
+    expect(await ui.text()).toBe('kind: Service\nmetadata:\n  name: typed-then-closed');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/import-dialog.png` });
+  });
+
+  test('a file dropped anywhere on the page is loaded; a bad one opens the dialog with why', async ({
+    page,
+  }) => {
+    const app = await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    const drop = async (name: string, text: string) => {
+      const dataTransfer = await page.evaluateHandle(
+        ([n, t]) => {
+          const dt = new DataTransfer();
+          dt.items.add(new File([t], n, { type: 'application/yaml' }));
+          return dt;
+        },
+        [name, text] as const,
+      );
+      await page.dispatchEvent('main', 'dragenter', { dataTransfer });
+      await expect(page.locator('.page-drop-overlay')).toContainText('Drop to load');
+      await page.dispatchEvent('main', 'drop', { dataTransfer });
+      await expect(page.locator('.page-drop-overlay')).toHaveCount(0);
+    };
+    await drop('local.yaml', example('local-uneven.yaml'));
+    await expect(ui.notice).toContainText('Applied local.yaml');
+    await expect(ui.panel).toBeHidden();
+    await expect(app.topology).toContainText('aks-nodepool1-38290761-vmss');
+
+    const broken = 'apiVersion: v1\nkind: Service\nspec:\n  ports: [';
+    await drop('broken.yaml', broken);
+    await expect(ui.panel).toBeVisible();
+    await expect(ui.status).toContainText('broken.yaml was not applied');
+    await expect(ui.content).toBeVisible();
+    expect(await ui.text()).toBe(broken);
+    await expect(app.topology).toContainText('aks-nodepool1-38290761-vmss');
   });
 });

@@ -9,6 +9,7 @@ test('conntrack: nothing before a node sees the packet, then every entry per nod
   const app = await new AppPage(page).goto();
   await app.goToStory(1); // node-2:31000 dialled directly; node-2 DNATs and SNATs to node-3
   await app.restart();
+  await app.showTab('conntrack');
   await expect(app.conntrack.getByTestId('conntrack-empty')).toContainText(
     'when its first packet enters a node',
   );
@@ -29,7 +30,8 @@ test('conntrack: nothing before a node sees the packet, then every entry per nod
 test('rules panel: a note offers the node of the current kube-proxy step', async ({ page }) => {
   const app = await new AppPage(page).goto();
   await app.goToStory(1); // a DNAT on node-2: the picker follows the step
-  const picker = page.getByRole('combobox', { name: /Node/ });
+  await app.showTab('rules');
+  const picker = app.rules.getByRole('combobox', { name: /^Node/ });
   await expect(picker).toHaveValue('node-2');
   const note = app.rules.getByTestId('rules-step-note');
   await expect(note).toHaveCount(0);
@@ -46,6 +48,7 @@ test.describe('rules panel', () => {
   test('explains the current rule, and any line under the keyboard cursor', async ({ page }) => {
     const app = await new AppPage(page).goto();
     await app.goToStory(4); // node-1's DNAT step
+    await app.showTab('rules');
     const explain = page.getByTestId('rule-explain');
     await expect(explain).toContainText(
       'DNAT: rewrite the destination to the pod 10.244.1.5:8080.',
@@ -63,7 +66,8 @@ test.describe('rules panel', () => {
     page,
   }) => {
     const app = await new AppPage(page).goto();
-    await page.getByRole('combobox', { name: /^Node/ }).selectOption('node-2');
+    await app.showTab('rules');
+    await app.rules.getByRole('combobox', { name: /^Node/ }).selectOption('node-2');
     await page.getByTestId('rules-compare').selectOption('policy');
     await expect(page.getByTestId('rules-diff-summary')).toContainText(
       'externalTrafficPolicy Cluster → Local',

@@ -20,16 +20,14 @@ async function viewOf(app: AppPage) {
     ipMode: await checked('ipmode'),
     proxyMode: await checked('proxymode'),
     delivery: await checked('delivery'),
-    client: await checked('client'),
-    dial: await checked('dial'),
+    client: await app.root.getAttribute('data-client'),
+    dial: await app.root.getAttribute('data-dial'),
     published: await app.page
       .getByRole('checkbox', { name: /status\.loadBalancer published/ })
       .isChecked(),
-    failed: await app.topology
-      .locator('[data-node-failed="true"]')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('data-place'))),
+    failed: await app.root.getAttribute('data-failed-nodes'),
     story: await app.walkthroughStep(),
-    node: await app.page.getByRole('combobox', { name: /Node/ }).inputValue(),
+    node: await app.rules.locator('.node-picker select').inputValue(),
     title: await app.narrationTitle(),
     body: await app.narrationBody(),
   };
@@ -65,7 +63,8 @@ async function makeAView(app: AppPage) {
   await app.setDelivery('LoadBalancerIP');
   await app.toggleNode('node-1');
   await app.goToStep(2);
-  await app.page.getByRole('combobox', { name: /Node/ }).selectOption('node-3');
+  await app.showTab('rules');
+  await app.rules.getByRole('combobox', { name: /^Node/ }).selectOption('node-3');
   await expect(app.root).toHaveAttribute('data-step-index', '2');
 }
 

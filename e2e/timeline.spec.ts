@@ -9,6 +9,7 @@ import { runTimeline } from '../src/store/timelineDerive';
 import { encodeState } from '../src/store/share/link';
 import { expect, test } from './fixtures';
 import { AppPage } from './pages/app';
+import { openCluster } from './pages/cluster';
 import { TimelinePage } from './pages/timeline';
 
 /** Screenshots for people to look at (not compared). */
@@ -220,14 +221,11 @@ test.describe('time and failures', () => {
     page,
   }) => {
     const app = await new AppPage(page).goto();
-    await page
-      .getByRole('region', { name: 'Your cluster' })
-      .getByLabel('Open a file…')
-      .setInputFiles({
-        name: 'local.yaml',
-        mimeType: 'application/yaml',
-        buffer: Buffer.from(readFileSync('public/examples/local-uneven.yaml', 'utf8')),
-      });
+    await (await openCluster(page)).getByLabel('Open a file…').setInputFiles({
+      name: 'local.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from(readFileSync('public/examples/local-uneven.yaml', 'utf8')),
+    });
     await expect(app.topology).toContainText('aks-nodepool1-38290761-vmss000000');
     const tl = new TimelinePage(page);
     await tl.open();
@@ -293,8 +291,9 @@ test.describe('time and failures: review rev-time', () => {
     await expect(tl.log.getByTestId('dead-window')).toHaveCount(0);
     await shot(page, 'switch-flagged');
     // Back on the canonical scenario the same event applies again.
-    await page
-      .getByRole('region', { name: 'Your cluster' })
+    await (
+      await openCluster(page)
+    )
       .getByRole('button', { name: 'Reset to the default scenario' })
       .click();
     await expect(tl.event(0)).not.toHaveAttribute('data-skipped', 'true');

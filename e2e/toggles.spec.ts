@@ -92,8 +92,9 @@ test('ipMode Proxy: the balancer proxies to the NodePort from its own address; n
   await app.next();
   expect((await app.inspectorRow('src')).after).toBe('192.168.0.250');
   expect((await app.inspectorRow('dport')).after).toBe('31000');
+  await app.showTab('rules');
   for (const node of ['node-1', 'node-2', 'node-3']) {
-    await page.getByRole('combobox', { name: /Node/ }).selectOption(node);
+    await app.rules.getByRole('combobox', { name: /^Node/ }).selectOption(node);
     await expect(app.rules).toContainText('*nat');
     await expect(app.rules).not.toContainText('loadbalancer IP');
   }
@@ -103,6 +104,8 @@ test('ipMode Proxy: the balancer proxies to the NodePort from its own address; n
 test('failing node-1: no health-check answer, the balancer never picks it, the pod on it is not used', async ({
   page,
 }) => {
+  // Wide enough for the stage to draw all three nodes (narrower, it folds those off the path).
+  await page.setViewportSize({ width: 1440, height: 900 });
   const app = await new AppPage(page).goto();
   await freeScene(app);
   await app.toggleNode('node-1');

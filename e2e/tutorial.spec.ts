@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { openCluster } from './pages/cluster';
 import { TutorialPage } from './pages/tutorial';
 import type { AppSceneState } from './pages/tutorial';
 import {
@@ -578,8 +579,9 @@ test('the learner’s own cluster: never replaced silently, kept, and restored',
   const t = new TutorialPage(page);
   await expect(t.app).toHaveAttribute('data-step-count', /^\d+$/);
   const topology = page.locator('main.layout .stage-drawing');
-  await page
-    .getByTestId('import')
+  await (
+    await openCluster(page)
+  )
     .getByLabel('Example')
     .selectOption({ label: 'externalTrafficPolicy Local, Pods spread unevenly' });
   await expect(topology).toContainText('aks-nodepool1');

@@ -207,16 +207,16 @@ export class AppPage {
     await expect(this.radio('delivery', delivery)).toBeChecked();
   }
 
-  /** `internet`, `node` or `pod` (the Client object's name). */
+  /** `internet`, `node` or `pod` (the Client object's name), chosen in the client select. */
   async setClient(name: string): Promise<void> {
-    await this.radio('client', name).check();
-    await expect(this.radio('client', name)).toBeChecked();
+    await this.page.getByTestId('client-select').selectOption(name);
+    await expect(this.root).toHaveAttribute('data-client', name);
   }
 
-  /** `LoadBalancer`, `NodePort:node-2` or `ClusterIP`. */
+  /** `LoadBalancer`, `NodePort:node-2` or `ClusterIP`, chosen in the dial select. */
   async dial(target: string): Promise<void> {
-    await this.radio('dial', target).check();
-    await expect(this.radio('dial', target)).toBeChecked();
+    await this.page.getByTestId('dial-select').selectOption(target);
+    await expect(this.root).toHaveAttribute('data-dial', target);
   }
 
   async setPublished(published: boolean): Promise<void> {
@@ -224,16 +224,38 @@ export class AppPage {
     await box.setChecked(published);
   }
 
-  /** Fails or restores a node with its toggle button; waits for the drawing to agree. */
+  /**
+   * Fails a node (chosen in the "Fail a node" select, then Fail) or restores one (its chip);
+   * waits until the scene says so. Returns whether the node is now down.
+   */
   async toggleNode(name: string): Promise<boolean> {
-    const node = this.topology.locator(`[data-place="node:${name}"]`);
-    const wasFailed = (await node.getAttribute('data-node-failed')) === 'true';
+    const failed = async () =>
+      ((await this.root.getAttribute('data-failed-nodes')) ?? '').split(',').includes(name);
+    const wasFailed = await failed();
+    if (!wasFailed) await this.page.getByTestId('fail-node-select').selectOption(name);
     await this.command(`toggle-node-${name}`).click();
-    await expect(node).toHaveAttribute('data-node-failed', String(!wasFailed));
+    await expect
+      .poll(failed, { message: `${name} ${wasFailed ? 'restored' : 'failed'}` })
+      .toBe(!wasFailed);
     return !wasFailed;
   }
 
+  // ---- the details tabs ----
+
+  /** The tab for a details panel: `walkthrough`, `inspector`, `rule`, `conntrack`, `rules`. */
+  tab(id: string): Locator {
+    return this.page.locator(`[role="tab"][data-tab="${id}"]`);
+  }
+
+  /** Opens a details tab and waits until its panel shows. */
+  async showTab(id: string): Promise<void> {
+    await this.tab(id).click();
+    await expect(this.tab(id)).toHaveAttribute('aria-selected', 'true');
+    await expect(this.page.getByTestId(id)).toBeVisible();
+  }
+
   async pin(candidate: string): Promise<void> {
+    await this.showTab('rule');
     await this.rulePanel.getByRole('button', { name: `Pin this choice: ${candidate}` }).click();
     await expect(this.rulePanel.getByTestId('decision')).toHaveAttribute('data-chosen', candidate);
   }
@@ -277,6 +299,7 @@ export class AppPage {
 
   /** Opens walkthrough story step `index` (0-based). */
   async goToStory(index: number): Promise<void> {
+    await this.showTab('walkthrough');
     await this.walkthrough.locator('[data-story]').nth(index).click();
     await expect(this.walkthrough.locator('.walkthrough')).toHaveAttribute(
       'data-walkthrough-step',

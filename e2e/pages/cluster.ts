@@ -1,12 +1,24 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { ScenarioObject } from '../../src/model/k8s/objects';
 import { generatedCluster } from '../../src/model/scenario/generated';
 import type { GeneratedClusterOptions } from '../../src/model/scenario/generated';
 import { expect } from '../fixtures';
 
 /**
+ * Opens the "Your cluster" dialog from the header (unless it is open) and returns it.
+ */
+export async function openCluster(page: Page): Promise<Locator> {
+  const dialog = page.getByRole('dialog', { name: 'Your cluster' });
+  if (!(await dialog.isVisible())) await page.getByTestId('cluster-button').click();
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/**
  * Loads `objects` into the app as a person would bring their own cluster: as a `.json` file
- * (a `v1` List, what `kubectl get … -o json` prints) given to the import's file input. Waits
+ * (a `v1` List, what `kubectl get … -o json` prints) given to the import's file input (it is
+ * in the "Your cluster" dialog, which need not be open: a file input takes files while hidden,
+ * and a load that works leaves the dialog closed). Waits
  * until the drawing shows the cluster (`data-node-count` on the topology equals the number of
  * Node objects). `timeout` (ms) is for big clusters.
  */

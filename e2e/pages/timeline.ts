@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect } from '../fixtures';
+import { openCluster } from './cluster';
 
 export type Controller = 'cloud' | 'none' | 'metallb-l2';
 
@@ -151,11 +152,11 @@ export class TimelinePage {
 
   // ---- scenario and clock ----
 
-  /** Picks an example in the "Your cluster" panel (it applies at once). */
+  /** Picks an example in the "Your cluster" dialog (it applies at once, and the dialog closes). */
   async pickExample(title: string): Promise<void> {
-    const panel = this.page.getByRole('region', { name: 'Your cluster' });
+    const panel = await openCluster(this.page);
     await panel.getByLabel('Example').selectOption({ label: title });
-    await expect(panel).toContainText(`Applied ${title}`);
+    await expect(this.page.getByTestId('import-notice')).toContainText(`Applied ${title}`);
   }
 
   /** Moves the clock with the seek slider to whole second `s` and waits for it. */

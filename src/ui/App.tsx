@@ -1,4 +1,5 @@
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
 import { LazyMotion, MotionConfig } from 'framer-motion';
 import { loadMotionFeatures } from './motionFeatures';
 import {
@@ -19,24 +20,24 @@ import { Topology } from './topology/Topology';
 import { PlaybackControls } from './controls/PlaybackControls';
 import { SceneControls } from './controls/SceneControls';
 import { Narration } from './panels/Narration';
-import { PacketInspector } from './panels/PacketInspector';
-import { RulePanel } from './panels/RulePanel';
-import { ConntrackPanel } from './panels/ConntrackPanel';
-import { NodePicker, RulesPanel } from './panels/RulesPanel';
 import { OutcomeBanner } from './panels/OutcomeBanner';
-import { WalkthroughPanel } from './panels/WalkthroughPanel';
+import { DetailsTabs } from './panels/DetailsTabs';
+import type { DetailTab } from './panels/DetailsTabs';
 import { useGlobalKeys } from './useGlobalKeys';
 import { usePlaybackClock } from './usePlaybackClock';
 import { CopyLinkButton } from './share/CopyLinkButton';
 import { ShareNotice } from './share/ShareNotice';
 import { useShareSync } from './share/useShareSync';
-import { ImportPanel } from './import/ImportPanel';
+import { ClusterImport } from './import/ClusterImport';
+import type { ImportNotice } from './import/ClusterImport';
 import { TutorialToggle } from './tutorial/TutorialToggle';
 import { RestoreNotice } from './tutorial/RestoreNotice';
 import { parseLearnHash, useLocationHash } from './tutorial/route';
 import { TIME_KEYS, TimeViewToggle, TimeWorkspace, useTimeView } from './timeline/entry';
 import './theme/tokens.css';
 import './styles.css';
+import './layout.css';
+import './panels/walkthrough.css';
 
 const TutorialReader = lazy(() => import('./tutorial/TutorialReader'));
 
@@ -45,13 +46,107 @@ function ThemePicker() {
   const { theme } = useAppStore(selectUi);
   return (
     <label className="theme-picker">
-      Theme{' '}
+      <span className="theme-label">Theme</span>
       <select value={theme} onChange={(e) => store.getState().setTheme(e.target.value as Theme)}>
         <option value="system">System</option>
         <option value="light">Light</option>
         <option value="dark">Dark</option>
       </select>
     </label>
+  );
+}
+
+/** The header's one row: the title and the app's actions. */
+function Header({ reading, cluster }: { reading: boolean; cluster: ReactNode }) {
+  return (
+    <header className="app-header">
+      <h1>
+        LoadBalancer data path
+        <span className="visually-hidden">
+          : follow one connection from a client through the cloud load balancer, a node’s NodePort
+          and kube-proxy’s DNAT/SNAT rules to a Pod, and back through conntrack
+        </span>
+      </h1>
+      <div className="header-actions">
+        {cluster}
+        <TutorialToggle open={reading} />
+        <TimeViewToggle />
+        <CopyLinkButton />
+        <ThemePicker />
+      </div>
+    </header>
+  );
+}
+
+/** The status line a successful import leaves under the header (announced, dismissible). */
+function ImportNoticeLine({
+  notice,
+  onDismiss,
+}: {
+  notice: ImportNotice | null;
+  onDismiss: () => void;
+}) {
+  return (
+    <div className="import-notice" role="status" data-testid="import-notice">
+      {notice && (
+        <>
+          <span>
+            {notice.text}
+            {notice.replaced &&
+              ' The editor’s previous text was replaced: open Your cluster… to put it back.'}
+          </span>
+          <button type="button" onClick={onDismiss} aria-label="Dismiss the import message">
+            Dismiss
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The trace view: the stage (drawing, player, narration) and the side column (scene toggles,
+ * then the walkthrough and the step's details in tabs). `data-tab` widens the side column for
+ * the kube-proxy rules, whose lines are long.
+ */
+function TraceLayout() {
+  const [tab, setTab] = useState<DetailTab>('walkthrough');
+  return (
+    <main className="layout trace-layout" data-tab={tab}>
+      {/* The playback controls come first in the DOM, so Tab reaches Play before the nodes in
+          the drawing (Tab, Tab, Space must not fail a node); CSS draws them under it. */}
+      <section className="stage area-stage" aria-label="Topology and playback">
+        <div className="stage-controls">
+          <ErrorBoundary name="the playback controls">
+            <PlaybackControls />
+          </ErrorBoundary>
+        </div>
+        <div className="stage-drawing">
+          <ErrorBoundary name="the topology">
+            <Topology />
+          </ErrorBoundary>
+        </div>
+        <section
+          className="stage-caption"
+          data-testid="narration"
+          aria-labelledby="narration-heading"
+        >
+          <h2 id="narration-heading" className="visually-hidden">
+            Narration
+          </h2>
+          <ErrorBoundary name="the narration">
+            <Narration />
+            <OutcomeBanner />
+          </ErrorBoundary>
+        </section>
+      </section>
+      <div className="side area-side">
+        <Panel title="Scene" testId="scene" className="area-scene">
+          <SceneControls />
+        </Panel>
+        <DetailsTabs tab={tab} onTab={setTab} />
+      </div>
+    </main>
   );
 }
 
@@ -62,6 +157,8 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
   const [notice, setNotice] = useState(initialNotice);
   useShareSync(store, setNotice);
   const dismiss = useCallback(() => setNotice(undefined), []);
+  const [importOpen, setImportOpen] = useState(false);
+  const [importNotice, setImportNotice] = useState<ImportNotice | null>(null);
   const index = useAppStore(selectStepIndex);
   const count = useAppStore(selectStepCount);
   const { theme } = useAppStore(selectUi);
@@ -70,9 +167,11 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
   const hash = useLocationHash();
   const route = useMemo(() => parseLearnHash(hash), [hash]);
   const timeView = useTimeView();
+  // The trace view is as tall as the window (the page does not scroll; its columns do).
+  const fit = !timeView;
   return (
     <div
-      className="app"
+      className={`app${fit ? ' fit' : ''}${route ? ' reading' : ''}`}
       data-theme={theme}
       data-step-index={index}
       data-step-count={count}
@@ -93,29 +192,26 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
       data-reading={route ? 'true' : 'false'}
       data-testid="app"
     >
-      <header className="app-header">
-        <div>
-          <h1>LoadBalancer data path</h1>
-          <p className="subtitle">
-            Follow one connection from a client through the cloud load balancer, a node’s NodePort
-            and kube-proxy’s DNAT/SNAT rules to a Pod — and back through conntrack.
+      <Header
+        reading={route !== null}
+        cluster={
+          <ClusterImport
+            open={importOpen}
+            onOpenChange={setImportOpen}
+            onNotice={setImportNotice}
+          />
+        }
+      />
+      <div className="notices">
+        {notice && <ShareNotice text={notice} onDismiss={dismiss} />}
+        <RestoreNotice reading={route !== null} />
+        {modelError && (
+          <p className="model-error" role="alert">
+            The model could not run this scene: {modelError}
           </p>
-        </div>
-        <div className="header-actions">
-          <TutorialToggle open={route !== null} />
-          <TimeViewToggle />
-          <CopyLinkButton />
-          <ThemePicker />
-        </div>
-      </header>
-      {notice && <ShareNotice text={notice} onDismiss={dismiss} />}
-      <RestoreNotice reading={route !== null} />
-      {modelError && (
-        <p className="model-error" role="alert">
-          The model could not run this scene: {modelError}
-        </p>
-      )}
-      <ImportPanel />
+        )}
+        <ImportNoticeLine notice={importNotice} onDismiss={() => setImportNotice(null)} />
+      </div>
       <div className={route ? 'workspace reading' : 'workspace'}>
         {route && (
           <ErrorBoundary name="the tutorial">
@@ -130,57 +226,7 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
             </Suspense>
           </ErrorBoundary>
         )}
-        {timeView ? (
-          <TimeWorkspace />
-        ) : (
-          <main className="layout">
-            {/* The playback controls come first in the DOM, so Tab reaches Play before the nodes in
-              the drawing (Tab, Tab, Space must not fail a node); CSS keeps them under it. */}
-            <section className="stage area-stage" aria-label="Topology and playback">
-              <div className="stage-controls">
-                <ErrorBoundary name="the playback controls">
-                  <PlaybackControls />
-                </ErrorBoundary>
-              </div>
-              <div className="stage-drawing">
-                <ErrorBoundary name="the topology">
-                  <Topology />
-                </ErrorBoundary>
-              </div>
-            </section>
-            <Panel title="Narration" testId="narration" className="area-narration">
-              <Narration />
-              <OutcomeBanner />
-            </Panel>
-            <Panel title="Walkthrough" testId="walkthrough" className="area-walkthrough">
-              <WalkthroughPanel />
-            </Panel>
-            <Panel title="Scene" testId="scene" className="area-scene">
-              <SceneControls />
-            </Panel>
-            <div className="panel-row area-panels">
-              <div className="stack">
-                <Panel title="Packet" testId="inspector">
-                  <PacketInspector />
-                </Panel>
-                <Panel title="conntrack" testId="conntrack">
-                  <ConntrackPanel />
-                </Panel>
-              </div>
-              <Panel title="Rule and decision" testId="rule">
-                <RulePanel />
-              </Panel>
-            </div>
-            <Panel
-              title="kube-proxy rules on the node"
-              testId="rules"
-              className="area-rules"
-              actions={<NodePicker />}
-            >
-              <RulesPanel />
-            </Panel>
-          </main>
-        )}
+        {timeView ? <TimeWorkspace /> : <TraceLayout />}
       </div>
       <footer className="app-footer">
         {timeView ? (

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { ErrorBoundary } from './ErrorBoundary';
+import './panels/panels.css';
 
 interface PanelProps {
   title: string;

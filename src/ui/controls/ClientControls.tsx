@@ -2,19 +2,21 @@ import type { ClientModel } from '../../model/scenario/cluster';
 import type { DialTarget } from '../../model/scenario/scene';
 import { run, setClient, setDial } from '../../store/commands';
 import { selectCluster, selectScene, useAppStore, useAppStoreApi } from '../../store';
-import { RadioGroup } from './RadioGroup';
 
 function clientLabel(c: ClientModel): string {
   if (c.location === 'Internet') return `Internet (${c.address})`;
-  if (c.location === 'Node') return `${c.nodeName ?? 'node'} host`;
-  return `pod on ${c.nodeName ?? 'a node'}`;
+  if (c.location === 'Node') return `${c.nodeName ?? 'a node'} host network (${c.address})`;
+  return `Pod on ${c.nodeName ?? 'a node'} (${c.address})`;
 }
 
 function dialKey(d: DialTarget): string {
   return d.kind === 'NodePort' ? `NodePort:${d.nodeName}` : d.kind;
 }
 
-/** Where the client is, and what it dials. */
+/**
+ * Where the client is, and what it dials: two selects, one row each. The dial list grows with
+ * the cluster (one `node:nodePort` per node); the client list with the Client objects.
+ */
 export function ClientControls() {
   const store = useAppStoreApi();
   const scene = useAppStore(selectScene);
@@ -38,31 +40,44 @@ export function ClientControls() {
     })),
     {
       value: 'ClusterIP',
-      label: `ClusterIP ${svc?.clusterIP ?? ''}`,
+      label: `ClusterIP ${svc?.clusterIP ?? ''}${inCluster ? '' : ' (from inside the cluster only)'}`,
       dial: { kind: 'ClusterIP' },
       disabled: !inCluster,
     },
   ];
   return (
     <>
-      <RadioGroup
-        legend="Client"
-        name="client"
-        value={scene.client}
-        options={cluster.clients.map((c) => ({ value: c.name, label: clientLabel(c) }))}
-        onChange={(v) => run(store, setClient(v))}
-      />
-      <RadioGroup
-        legend="The client dials"
-        name="dial"
-        value={dialKey(scene.dial)}
-        options={dials}
-        onChange={(v) => {
-          const d = dials.find((o) => o.value === v);
-          if (d) run(store, setDial(d.dial));
-        }}
-        note={inCluster ? undefined : 'ClusterIP is only reachable from inside the cluster.'}
-      />
+      <label className="scene-row" data-group="client">
+        <span className="scene-label">Client</span>
+        <select
+          value={scene.client}
+          onChange={(e) => run(store, setClient(e.target.value))}
+          data-testid="client-select"
+        >
+          {cluster.clients.map((c) => (
+            <option key={c.name} value={c.name}>
+              {clientLabel(c)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="scene-row" data-group="dial">
+        <span className="scene-label">The client dials</span>
+        <select
+          value={dialKey(scene.dial)}
+          onChange={(e) => {
+            const d = dials.find((o) => o.value === e.target.value);
+            if (d) run(store, setDial(d.dial));
+          }}
+          data-testid="dial-select"
+        >
+          {dials.map((d) => (
+            <option key={d.value} value={d.value} disabled={d.disabled}>
+              {d.label}
+            </option>
+          ))}
+        </select>
+      </label>
     </>
   );
 }

@@ -4,6 +4,7 @@ import { SPEEDS, selectPlayback, selectStepCount, useAppStore, useAppStoreApi } 
 import type { Speed } from '../../store';
 import { CommandButton } from './CommandButton';
 import { Timeline } from './Timeline';
+import './controls.css';
 
 function counterText(index: number, count: number): string {
   if (count === 0) return 'No steps';
@@ -23,12 +24,12 @@ export function PlaybackControls() {
     <div className="playback" role="group" aria-label="Playback">
       <div className="playback-row">
         <CommandButton command={first}>↺ Restart</CommandButton>
-        <CommandButton command={prev}>◀ Prev</CommandButton>
+        <CommandButton command={prev}>◀ Previous</CommandButton>
         <CommandButton command={playPause} className="primary">
           {playing ? '❚❚ Pause' : '▶ Play'}
         </CommandButton>
         <CommandButton command={next}>Next ▶</CommandButton>
-        <CommandButton command={last}>End ▶▶</CommandButton>
+        <CommandButton command={last}>Last ▶▶</CommandButton>
         <label className="speed">
           Speed{' '}
           <select value={speed} onChange={onSpeed}>

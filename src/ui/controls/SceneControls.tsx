@@ -1,17 +1,16 @@
 import {
-  nodeIsDown,
   run,
   setDelivery,
   setIpMode,
   setPolicy,
   setProxyMode,
   setPublished,
-  toggleNodeFailure,
 } from '../../store/commands';
 import { selectCluster, selectScene, useAppStore, useAppStoreApi } from '../../store';
 import type { SceneOptions } from '../../model/scenario/scene';
+import { TracedPicker } from '../import/TracedPicker';
 import { ClientControls } from './ClientControls';
-import { CommandButton } from './CommandButton';
+import { NodeFailure } from './NodeFailure';
 import { RadioGroup } from './RadioGroup';
 
 type Policy = SceneOptions['externalTrafficPolicy'];
@@ -19,7 +18,11 @@ type IpMode = SceneOptions['ipMode'];
 type Delivery = SceneOptions['delivery'];
 type Mode = NonNullable<SceneOptions['proxyMode']>;
 
-/** The toggles: each one changes the scenario's objects, and the model runs again. */
+/**
+ * The toggles: each one changes the scenario's objects, and the model runs again. Compact
+ * (segmented two- and three-way toggles, one row each where the legend fits) so they sit beside
+ * the drawing; the lists that grow with the cluster (nodes, dial targets) are selects.
+ */
 export function SceneControls() {
   const store = useAppStoreApi();
   const scene = useAppStore(selectScene);
@@ -27,7 +30,9 @@ export function SceneControls() {
   const proxy = scene.ipMode === 'Proxy';
   return (
     <div className="scene-controls">
+      <TracedPicker />
       <RadioGroup<Policy>
+        variant="segmented"
         legend={<code>spec.externalTrafficPolicy</code>}
         name="policy"
         value={scene.externalTrafficPolicy}
@@ -38,6 +43,7 @@ export function SceneControls() {
         onChange={(v) => run(store, setPolicy(v))}
       />
       <RadioGroup<IpMode>
+        variant="segmented"
         legend={<code>status.loadBalancer.ingress[].ipMode</code>}
         name="ipmode"
         value={scene.ipMode}
@@ -47,7 +53,44 @@ export function SceneControls() {
         ]}
         onChange={(v) => run(store, setIpMode(v))}
       />
+      <label className="scene-row checkbox">
+        <input
+          type="checkbox"
+          checked={scene.published}
+          onChange={(e) => run(store, setPublished(e.target.checked))}
+        />
+        <span>
+          <code>status.loadBalancer</code> published
+        </span>
+      </label>
+      <RadioGroup<Delivery>
+        variant="segmented"
+        legend="Balancer delivers to"
+        name="delivery"
+        value={scene.delivery}
+        disabled={proxy}
+        options={[
+          {
+            value: 'NodePort',
+            label: 'NodePort',
+            title: 'The balancer rewrites the destination to a node’s NodePort',
+          },
+          {
+            value: 'LoadBalancerIP',
+            label: 'LoadBalancer IP',
+            title:
+              'The balancer keeps the load balancer IP as the destination; kube-proxy’s “loadbalancer IP” rule catches it',
+          },
+        ]}
+        onChange={(v) => run(store, setDelivery(v))}
+        note={
+          proxy
+            ? 'Not used with ipMode Proxy: the balancer always proxies to the NodePort.'
+            : undefined
+        }
+      />
       <RadioGroup<Mode>
+        variant="segmented"
         legend={
           <>
             kube-proxy <code>mode</code>
@@ -62,51 +105,7 @@ export function SceneControls() {
         ]}
         onChange={(v) => run(store, setProxyMode(v))}
       />
-      <RadioGroup<Delivery>
-        legend="Balancer delivers to"
-        name="delivery"
-        value={scene.delivery}
-        disabled={proxy}
-        options={[
-          { value: 'NodePort', label: 'NodePort' },
-          { value: 'LoadBalancerIP', label: 'LoadBalancer IP' },
-        ]}
-        onChange={(v) => run(store, setDelivery(v))}
-        note={
-          proxy
-            ? 'Disabled: with ipMode Proxy the balancer always proxies to the NodePort.'
-            : 'NodePort: the balancer rewrites the destination; LoadBalancer IP: it keeps 203.0.113.7:80.'
-        }
-      />
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={scene.published}
-          onChange={(e) => run(store, setPublished(e.target.checked))}
-        />
-        <span>
-          <code>status.loadBalancer</code> published
-        </span>
-      </label>
-      <fieldset className="nodes">
-        <legend>Nodes (or click a node in the drawing)</legend>
-        <div className="node-buttons">
-          {cluster?.nodes.map((n) => {
-            // Down either way: failed here, or down in the timeline moment this trace shows.
-            const failed = nodeIsDown(scene, n.name);
-            return (
-              <CommandButton
-                key={n.name}
-                command={toggleNodeFailure(n.name)}
-                pressed={failed}
-                className={failed ? 'danger' : undefined}
-              >
-                {failed ? `✗ ${n.name} down — restore` : `Fail ${n.name}`}
-              </CommandButton>
-            );
-          })}
-        </div>
-      </fieldset>
+      <NodeFailure />
       <ClientControls />
     </div>
   );

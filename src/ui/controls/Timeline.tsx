@@ -36,7 +36,8 @@ export function Timeline() {
             tabIndex={-1}
             className={index === -1 ? 'tick current' : 'tick'}
             onClick={() => go(-1)}
-            aria-label="Before the first step"
+            // The visible "0" is part of the name (WCAG 2.5.3, label in name).
+            aria-label="0: before the first step"
             title="Before the first step"
           >
             0

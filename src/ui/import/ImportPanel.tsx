@@ -2,13 +2,14 @@
  * "Your cluster": bring your own manifests. Paste or edit them (the editor loads on demand),
  * open or drop a file, pick an example, export the scenario as YAML, or go back to the default.
  * Everything heavy (CodeMirror, the YAML parser, the validator) is loaded with `import()`.
+ * The body lives in the "Your cluster" dialog (ClusterImport.tsx), mounted while the dialog is
+ * closed, so the editor, its text and the last status are there when it opens again.
  */
 import { Suspense, lazy, useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { DragEvent } from 'react';
+import type { RefObject } from 'react';
 import { useAppStoreApi } from '../../store';
 import { editorStorage, syncEditorText } from '../../store/editorText';
 import { applyImported, resetToDefault } from '../../store/importScenario';
-import { TracedPicker } from './TracedPicker';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { ExamplePicker } from './ExamplePicker';
 import type { Example } from './examples';
@@ -19,6 +20,19 @@ const ManifestEditor = lazy(() => import('./ManifestEditor'));
 /** Files larger than this are refused (a whole cluster's `kubectl get -o yaml` is far smaller). */
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const ACCEPT = /\.(ya?ml|json)$/i;
+
+/** What an action in the panel came to: `ok` when the scene on screen is now the one asked for. */
+export interface ImportOutcome {
+  ok: boolean;
+  message: string;
+  /** The editor's previous text was replaced (it can be put back in the panel). */
+  replaced: boolean;
+}
+
+/** What the dialog around the body can ask of it: a file dropped anywhere on the page. */
+export interface ImportApi {
+  loadFile: (file: File) => Promise<void>;
+}
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -33,13 +47,22 @@ function download(name: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-function ImportBody() {
+interface BodyProps {
+  /** Told after each load, apply or reset, so the dialog can close on success. */
+  onOutcome: (outcome: ImportOutcome) => void;
+  /** Filled with the body's {@link ImportApi}. */
+  apiRef: RefObject<ImportApi | null>;
+  /** A file is being dragged over the page. */
+  dragging: boolean;
+}
+
+/** The panel's contents: intro, actions, status, the previous-text notice and the editor. */
+export function ImportBody({ onOutcome, apiRef, dragging }: BodyProps) {
   const store = useAppStoreApi();
   const [open, setOpen] = useState(false);
   const [status, setStatus] = useState('');
   const [applied, setApplied] = useState<string | null>(null);
   const [replaced, setReplaced] = useState<string | null>(null);
-  const [dragging, setDragging] = useState(false);
   const [example, setExample] = useState<Example | null>(null);
   const editorId = useId();
   const exampleId = useId();
@@ -47,54 +70,76 @@ function ImportBody() {
 
   useEffect(() => syncEditorText(store, editorStorage()), [store]);
 
+  /** Shows `message` here and tells the dialog. */
+  const report = useCallback(
+    (ok: boolean, message: string, wasReplaced = false) => {
+      setStatus(message);
+      onOutcome({ ok, message, replaced: wasReplaced });
+    },
+    [onOutcome],
+  );
+
   /** Puts `text` in the editor (keeping what it replaces) and applies it when it has no errors. */
   const load = useCallback(
     async (text: string, source: string) => {
       const before = store.getState().editorText;
-      if (before !== null && before !== text) setReplaced(before);
+      const wasReplaced = before !== null && before !== text;
+      if (wasReplaced) setReplaced(before);
       store.getState().setEditorText(text);
       setOpen(true);
       setStatus(`Checking ${source}…`);
       const { analyse } = await import('./analyse');
       const a = analyse(text);
       if (a.blocked) {
-        setStatus(`${source} was not applied: ${a.blocked}. It is in the editor.`);
+        report(false, `${source} was not applied: ${a.blocked}. It is in the editor.`);
         return;
       }
       const result = applyImported(store, a.objects);
       if (!result.ok) {
-        setStatus(`${source} was not applied: the model cannot run it: ${result.error}.`);
+        report(false, `${source} was not applied: the model cannot run it: ${result.error}.`);
         return;
       }
       setApplied(text);
       const added = a.objects.length - a.given;
-      setStatus(
+      report(
+        true,
         `Applied ${source}: ${plural(a.given, 'object')}${added ? `, ${added} filled in` : ''}` +
           `${a.warnings ? `, ${plural(a.warnings, 'warning')}` : ''}.`,
+        wasReplaced,
       );
     },
-    [store],
+    [store, report],
   );
 
   const loadFile = useCallback(
     async (file: File) => {
       if (!ACCEPT.test(file.name)) {
-        setStatus(`${file.name} was not loaded: choose a .yaml, .yml or .json file.`);
+        report(false, `${file.name} was not loaded: choose a .yaml, .yml or .json file.`);
         return;
       }
       if (file.size > MAX_FILE_BYTES) {
-        setStatus(`${file.name} was not loaded: it is larger than 5 MB.`);
+        report(false, `${file.name} was not loaded: it is larger than 5 MB.`);
         return;
       }
       try {
         setExample(null);
         await load(await file.text(), file.name);
       } catch (e) {
-        setStatus(`${file.name} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+        report(
+          false,
+          `${file.name} could not be read: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
     },
-    [load],
+    [load, report],
   );
+
+  useEffect(() => {
+    apiRef.current = { loadFile };
+    return () => {
+      apiRef.current = null;
+    };
+  }, [apiRef, loadFile]);
 
   const exportYaml = async () => {
     const objects = store.getState().objects;
@@ -107,36 +152,13 @@ function ImportBody() {
     resetToDefault(store);
     setApplied(null);
     setExample(null);
-    setStatus('Back to the default scenario. The editor keeps your text.');
+    report(true, 'Back to the default scenario. The editor keeps your text.');
   };
 
-  const hasFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
-  const onDragOver = (e: DragEvent) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = 'copy';
-    setDragging(true);
-  };
-  const onDragLeave = (e: DragEvent) => {
-    if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-  };
-  const onDrop = (e: DragEvent) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    setDragging(false);
-    const file = e.dataTransfer.files[0];
-    if (file) void loadFile(file);
-  };
+  const onError = useCallback((message: string) => setStatus(message), []);
 
   return (
-    <div
-      className="import-body"
-      data-dragging={dragging}
-      onDragEnter={onDragOver}
-      onDragOver={onDragOver}
-      onDragLeave={onDragLeave}
-      onDrop={onDrop}
-    >
+    <div className="import-body" data-dragging={dragging}>
       <p className="import-intro">
         Paste <code>kubectl get svc,endpointslices,pods,nodes -o yaml</code>, open a file or pick an
         example. It stays in your browser.
@@ -172,7 +194,7 @@ function ImportBody() {
             setExample(ex);
             await load(text, ex.title);
           }}
-          onError={setStatus}
+          onError={onError}
         />
         <button type="button" onClick={() => void exportYaml()}>
           Export as YAML
@@ -186,7 +208,7 @@ function ImportBody() {
           {example.title}: {example.description}
         </p>
       )}
-      <p className="drop-hint muted">…or drop a .yaml, .yml or .json file on this panel.</p>
+      <p className="drop-hint muted">…or drop a .yaml, .yml or .json file anywhere on the page.</p>
       <p className="import-status" role="status" data-testid="import-status">
         {status}
       </p>
@@ -209,7 +231,6 @@ function ImportBody() {
           </button>
         </p>
       )}
-      <TracedPicker />
       <div id={editorId} hidden={!open}>
         {open && (
           <ErrorBoundary name="the manifests editor">
@@ -219,7 +240,7 @@ function ImportBody() {
                 onApplied={(text, message) => {
                   setApplied(text);
                   setExample(null);
-                  setStatus(message);
+                  report(true, message);
                 }}
                 onClose={() => {
                   setOpen(false);
@@ -236,19 +257,5 @@ function ImportBody() {
         </div>
       )}
     </div>
-  );
-}
-
-/** The "Your cluster" panel; a failure inside it shows there, not as a blank page. */
-export function ImportPanel() {
-  return (
-    <section className="panel import-panel" data-testid="import" aria-labelledby="panel-import">
-      <header className="panel-head">
-        <h2 id="panel-import">Your cluster</h2>
-      </header>
-      <ErrorBoundary name="the Your cluster panel">
-        <ImportBody />
-      </ErrorBoundary>
-    </section>
   );
 }

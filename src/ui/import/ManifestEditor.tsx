@@ -119,7 +119,7 @@ export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
           >
             Apply
           </button>
-          <button type="button" onClick={onClose} aria-label="Close the editor (the text is kept)">
+          <button type="button" onClick={onClose} aria-label="Close editor (the text is kept)">
             Close editor
           </button>
         </div>

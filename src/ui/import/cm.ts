@@ -90,6 +90,9 @@ export function createEditor(options: EditorOptions): EditorView {
         EditorView.contentAttributes.of({
           'aria-label': label,
           'aria-describedby': describedBy,
+          // Focusable as it is anyway (contenteditable), said explicitly so checkers see that
+          // the editor's scroll box holds a focusable element (axe: scrollable-region-focusable).
+          tabindex: '0',
         }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());

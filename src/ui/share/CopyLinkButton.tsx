@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAppStore, useAppStoreApi } from '../../store';
 import { selectShareHash, shareLink, snapshot } from '../../store/share';
+import './share.css';
 
 /** This page's address without its fragment: a shared link is this plus `#s=…`. */
 function baseUrl(): string {

@@ -1,3 +1,5 @@
+import './share.css';
+
 /** A dismissible notice: a link or saved view that could not be opened, and why. */
 export function ShareNotice({ text, onDismiss }: { text: string; onDismiss: () => void }) {
   return (
