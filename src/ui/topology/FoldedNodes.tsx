@@ -56,6 +56,7 @@ export function FoldedNodes(p: Props) {
   const { fold, counts } = p;
   const inWord = p.rotation ? 'in rotation' : 'passing';
   const outWord = p.rotation ? 'out of rotation' : 'failing';
+  const outShort = p.rotation ? 'out' : 'failing';
   const summary = `${counts.count} more nodes${p.hasLb ? `: ${counts.eligible} ${inWord}, ${counts.failing} ${outWord}` : ''}${counts.down ? `, ${counts.down} down` : ''}`;
   const toggle = () => p.onExpand(!p.expanded);
   const [count, rot, fail, btn] = fold.lines;
@@ -102,7 +103,7 @@ export function FoldedNodes(p: Props) {
             at={fail}
             text={
               p.hasLb
-                ? `${counts.failing} ${outWord}${counts.down ? ` · ${counts.down} down` : ''}`
+                ? `${counts.failing} ${outShort}${counts.down ? ` · ${counts.down} down` : ''}`
                 : `${counts.down} down`
             }
           />

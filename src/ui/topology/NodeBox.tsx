@@ -117,8 +117,11 @@ export function NodeBox(props: NodeBoxProps) {
         className={`kube-proxy${props.focusKubeProxy ? ' focus-ring' : ''}${activePlace === `node:${node.name}` ? ' active' : ''}`}
       >
         <Rect className="box" box={l.kubeProxy} rx={6} />
-        <SlotText at={l.kpTitle} text={`kube-proxy (${props.ruleCounts?.mode ?? 'iptables'})`} />
-        <SlotText className="muted" at={l.kpRules} text={ruleText} />
+        <SlotText at={l.kpTitle} text="kube-proxy" />
+        <SlotText className="muted" at={l.kpMode} text={props.ruleCounts?.mode ?? 'iptables'} />
+        {!props.nat.dnat && !props.nat.snat && (
+          <SlotText className="muted" at={l.kpRules} text={ruleText} />
+        )}
         {props.nat.dnat && (
           <g className="nat-badge dnat" data-nat="DNAT">
             <Rect box={l.dnat.box} rx={10} />

@@ -6,7 +6,7 @@ import type { Speed } from '../../store/types';
 import type { Point, TopologyLayout } from './layout';
 import { cardSlot, route } from './route';
 import { CARD_LINE, cardModel } from './card';
-import { fitText, slot, textWidth } from './text';
+import { textWidth } from './text';
 
 interface PacketMarkerProps {
   layout: TopologyLayout;
@@ -79,15 +79,20 @@ export function PacketMarker({
                 {line.text}
               </text>
             );
-          if (line.kind === 'rule') {
-            const s = slot(8, 0, card.w - 16, 12);
+          if (line.kind === 'rule')
             return (
-              <text key={i} className="card-rule" x={8} y={y} fontSize={12} data-card="rule">
+              <text
+                key={i}
+                className="card-rule"
+                x={8}
+                y={y}
+                fontSize={12}
+                data-card={line.where ? 'rule-where' : 'rule'}
+              >
                 <title>{line.full}</title>
-                {fitText(line.text, s)}
+                {line.text}
               </text>
             );
-          }
           const label = line.wrapped ? '' : `${line.label} `;
           const labelW = MONO_W(`${line.label} `);
           const oldW = line.old ? MONO_W(`${line.old} `) : 0;

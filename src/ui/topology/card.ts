@@ -10,7 +10,7 @@ import { lineHeight, textWidth } from './text';
 export type CardLine =
   | { kind: 'head'; text: string }
   | { kind: 'field'; label: 'src' | 'dst' | 'mark'; value: string; old?: string; wrapped?: boolean }
-  | { kind: 'rule'; text: string; full: string };
+  | { kind: 'rule'; text: string; full: string; where?: boolean };
 
 /** The card: its lines and size, px. */
 export interface CardModel {
@@ -43,7 +43,7 @@ export function ruleLabel(step: TraceStep): string {
               : '';
   const pre = what ? `${what} · ` : '';
   if (!r) return `${pre}${step.narration.title}`;
-  if (r.kind === 'kube-proxy') return `${pre}${r.chain} on ${r.node}`;
+  if (r.kind === 'kube-proxy') return `${pre}${r.chain}\u0000on ${r.node} (${r.table} table)`;
   if (r.kind === 'cloud-lb') return `${pre || 'balancer · '}${r.text}`;
   if (r.kind === 'conntrack') return `${pre || 'conntrack · '}${r.text}`;
   return `${pre || 'routing · '}${r.text}`;
@@ -70,6 +70,15 @@ function fieldLine(
       ];
 }
 
+/** `text` within `w` px of the card's rule text, cut at its end with "…". */
+function fitEnd(text: string, w: number): string {
+  const fits = (t: string) => textWidth(t, SIZE, true) <= w;
+  if (fits(text)) return text;
+  for (let n = text.length - 1; n > 0; n--)
+    if (fits(`${text.slice(0, n)}…`)) return `${text.slice(0, n)}…`;
+  return '…';
+}
+
 /** The card for `step` (or a resting packet with no step), at most `maxW` px wide. */
 export function cardModel(step: TraceStep | undefined, packet: Packet, maxW: number): CardModel {
   const before = step?.before ?? packet;
@@ -88,20 +97,25 @@ export function cardModel(step: TraceStep | undefined, packet: Packet, maxW: num
       ...(changed.includes('mark') ? { old: formatMarkValue(before.mark) } : {}),
     });
   if (step) {
-    const full = ruleLabel(step);
-    lines.push({ kind: 'rule', text: full, full });
+    // kube-proxy's rule on two lines: the chain (cut from its end), then the node it acted on.
+    const [what = '', where] = ruleLabel(step).split('\u0000');
+    const full = where ? `${what} ${where}` : what;
+    lines.push({ kind: 'rule', text: fitEnd(what, maxW - 2 * PAD), full });
+    if (where) lines.push({ kind: 'rule', text: fitEnd(where, maxW - 2 * PAD), full, where: true });
   }
-  // Six lines at most (the band the layout keeps has room for six): the mark goes first.
+  // Six lines at most (the room the layout keeps has six): the mark goes first, then the
+  // rule's second line.
   while (lines.length > 6) {
     const i = lines.findIndex((x) => x.kind === 'field' && x.label === 'mark');
-    lines.splice(i >= 0 ? i : lines.length - 2, 1);
+    const j = lines.findIndex((x) => x.kind === 'rule' && x.where);
+    lines.splice(i >= 0 ? i : j >= 0 ? j : lines.length - 2, 1);
   }
   const widest = Math.max(
     ...lines.map((x) =>
       x.kind === 'field'
         ? textWidth(`${x.label} ${x.old ? `${x.old} ` : ''}${x.value}`, SIZE, false, true)
         : x.kind === 'rule'
-          ? textWidth(x.text, SIZE)
+          ? textWidth(x.text, SIZE, true)
           : textWidth(x.text, SIZE, true, true),
     ),
   );

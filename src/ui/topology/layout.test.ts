@@ -6,6 +6,7 @@ import { CARD_H, layout } from './layout';
 import { pathOf, route } from './route';
 import type { TextSlot } from './text';
 import { fitText, lineHeight, slotBox, textWidth } from './text';
+import { cardModel } from './card';
 
 const canonical = runScene(canonicalObjects(), DEFAULT_SCENE);
 
@@ -39,9 +40,9 @@ function slots(l: TopologyLayout): { id: string; s: TextSlot }[] {
     add(`${p}.nodePort`, n.nodePort.text);
     add(`${p}.rotation`, n.rotation.text);
     add(`${p}.kpTitle`, n.kpTitle);
+    add(`${p}.kpMode`, n.kpMode);
+    // The rules line, or the DNAT/SNAT badges in its place: never both.
     add(`${p}.kpRules`, n.kpRules);
-    add(`${p}.dnat`, n.dnat.text);
-    add(`${p}.snat`, n.snat.text);
     add(`${p}.host`, n.host?.text);
     for (const pod of n.pods) {
       add(`${p}.pod.${pod.key}.name`, pod.name);
@@ -109,10 +110,10 @@ describe('layout() of the canonical scenario', () => {
     expect(l.fold).toBeUndefined();
     expect(l.lb.rows.map((r) => r.name)).toEqual(['node-1', 'node-2', 'node-3']);
     // The least height: the balancer, two rows and the packet card under it.
-    expect(l.minHeight).toBe(373);
+    expect(l.minHeight).toBe(370);
     expect(l.height).toBe(460);
     expect(l.nodes[0]!.box).toEqual({ x: 258, y: 74, w: 200, h: 332 });
-    expect(l.card).toEqual({ x: 12, y: 262, w: 228, h: CARD_H });
+    expect(l.card).toEqual({ x: 12, y: 242, w: 228, h: CARD_H });
     expect(l.card.h).toBe(CARD_H);
   });
 
@@ -149,6 +150,18 @@ describe('layout() of the canonical scenario', () => {
     expect([...ys].sort((a, b) => a - b)).toEqual(ys);
     for (let i = 1; i < v.nodes.length; i++)
       expect(v.nodes[i]!.box.y).toBeGreaterThan(v.nodes[i - 1]!.box.y + v.nodes[i - 1]!.box.h);
+  });
+});
+
+describe('the DNAT/SNAT badges', () => {
+  it('sit side by side in the rules row, inside kube-proxy', () => {
+    const l = layout({ cluster: canonical.cluster, width: 900, height: 460 });
+    for (const n of l.nodes) {
+      expect(overlap(n.dnat.box, n.snat.box)).toBe(false);
+      expect(inside(n.dnat.box, n.kubeProxy)).toBe(true);
+      expect(inside(n.snat.box, n.kubeProxy)).toBe(true);
+      expect(overlap(slotBox(n.kpTitle), n.dnat.box)).toBe(false);
+    }
   });
 });
 
@@ -226,5 +239,28 @@ describe('layout() of generated clusters, 1 … 1,000 nodes, 375 … 1920 px', (
       });
     const ms = (performance.now() - t0) / 20;
     expect(ms).toBeLessThan(16);
+  });
+});
+
+describe('the packet card', () => {
+  it('strikes the old destination on the DNAT step and names the rule and node', () => {
+    const step = canonical.trace.steps.find(
+      (s) => s.transform === 'DNAT' && s.rule?.kind === 'kube-proxy',
+    );
+    expect(step).toBeDefined();
+    const card = cardModel(step, step!.after, 228);
+    const dst = card.lines.filter((x) => x.kind === 'field' && x.label === 'dst');
+    expect(dst[0]).toMatchObject({ old: `${step!.before.dst}:${step!.before.dport}` });
+    expect(
+      dst.some((x) => x.kind === 'field' && x.value === `${step!.after.dst}:${step!.after.dport}`),
+    ).toBe(true);
+    const rules = card.lines
+      .filter((x) => x.kind === 'rule')
+      .map((x) => x.kind === 'rule' && x.text);
+    expect(rules[0]).toMatch(/^DNAT · KUBE-SEP-/);
+    expect(rules[1]).toMatch(/^on node-\d \(nat table\)$/);
+    expect(card.lines.length).toBeLessThanOrEqual(6);
+    expect(card.h).toBeLessThanOrEqual(CARD_H);
+    expect(card.w).toBeLessThanOrEqual(228);
   });
 });

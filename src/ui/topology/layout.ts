@@ -207,7 +207,7 @@ function lbHeader(x: number, y: number, w: number): TextSlot[] {
     slot(x + LB_PAD, y + 8 + 4 * ROW + 6, w - 2 * LB_PAD, T),
   ];
 }
-const LB_HEADER_H = 8 + 5 * ROW + 10;
+const LB_HEADER_H = 8 + 5 * ROW + 6;
 
 function foldParts(names: string[], box: Box, vertical: boolean): Omit<FoldLayout, 'tiles'> {
   const { x, y, w } = box;
@@ -287,11 +287,11 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
   const nodePort = nodePortOf(cluster);
   const clientBox = c.internet
     ? clientParts(
-        c.wide ? { x: M, y: M + 34, w: 112, h: 52 } : { x: M, y: M, w: 84, h: 50 },
+        c.wide ? { x: M, y: M + 34, w: 112, h: 52 } : { x: M, y: M, w: 80, h: 44 },
         !c.wide,
       )
     : undefined;
-  const lbY = c.wide || !clientBox ? M + 34 : M + 50 + 24;
+  const lbY = c.wide || !clientBox ? M + 34 : M + 44 + 18;
   // The height: at least what one node needs and what the balancer, two of its rows and the
   // packet card under it need, whatever the stage says.
   const minNodeH = nodeMinHeight(c.hostNode !== undefined);
@@ -299,21 +299,19 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
   // The zoom buttons sit over the cluster's top-right corner: the label stops short of them.
   const clusterLabel = slot(clusterX + 12, clusterY + 8, width - M - clusterX - 24 - ZOOM_W, T);
   const laneTop = clusterY + 8 + lineHeight(T) + 10;
-  const provisional = laneTop + 8 * 5 + 14;
-  const BUS_ROOM = 30;
-  const minHeight = Math.max(
-    provisional + minNodeH + 12 + BUS_ROOM + M,
-    lbY + LB_HEADER_H + 2 * ROW + 8 + 14 + CARD_H + M,
-  );
-  const height = Math.max(c.height, minHeight);
-  const busY = height - M - BUS_ROOM;
-  // Rows in the balancer: as many as leave room for the packet card under it.
-  const maxRows = Math.floor((height - M - CARD_H - 14 - 8 - lbY - LB_HEADER_H) / ROW);
-  const byWidthAll = c.fitH(false);
-  let count = total <= byWidthAll && total <= maxRows ? total : Math.min(c.fitH(true), maxRows - 1);
+  // As many nodes as the width holds (the path's always); the balancer lists each.
+  let count = total <= c.fitH(false) ? total : c.fitH(true);
   count = Math.max(count, c.path.length, 1);
   const drawn = pickNodes(cluster, c.path, count);
   const folded = cluster.nodes.map((n) => n.name).filter((n) => !drawn.includes(n));
+  const rows = drawn.length + (folded.length ? 1 : 0);
+  const BUS_ROOM = 30;
+  const minHeight = Math.max(
+    laneTop + rows * 5 + 14 + minNodeH + 12 + BUS_ROOM + M,
+    lbY + LB_HEADER_H + rows * ROW + 8 + 10 + CARD_H + M,
+  );
+  const height = Math.max(c.height, minHeight);
+  const busY = height - M - BUS_ROOM;
   const lanesN = drawn.length + (folded.length ? 1 : 0);
   const laneStep = 5;
   const nodesTop = laneTop + lanesN * laneStep + 14;
@@ -358,7 +356,7 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
   const lb = lbParts(lbX, lbY, lbW, drawn, folded.length > 0);
   // The packet card rests under the balancer, left of the cluster, where no text is.
   const cardW = Math.min(320, clusterX - 8 - M);
-  const card: Box = { x: M, y: lb.box.y + lb.box.h + 14, w: cardW, h: CARD_H };
+  const card: Box = { x: M, y: lb.box.y + lb.box.h + 10, w: cardW, h: CARD_H };
   let contentH = height;
   if (fold && input.expanded) {
     fold.tiles = tilesLayout(folded, M, height + 4, width - 2 * M);

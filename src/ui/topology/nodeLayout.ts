@@ -55,6 +55,9 @@ export interface NodeLayout {
   rotation: Badge;
   kubeProxy: Box;
   kpTitle: TextSlot;
+  /** The proxy mode, right of the title. */
+  kpMode: TextSlot;
+  /** "N rules"; the DNAT/SNAT badges take its place once kube-proxy rewrote the packet here. */
   kpRules: TextSlot;
   dnat: Badge;
   snat: Badge;
@@ -212,9 +215,11 @@ export function nodeLayout(o: NodeLayoutOptions): NodeLayout {
   const bodyY = rotY + BADGE_H + 8;
   const kpW = side ? Math.floor((iw - 10) * 0.45) : iw;
   const kubeProxy: Box = { x: ix, y: bodyY, w: kpW, h: KP_H };
-  const kpTitle = slot(ix + 8, bodyY + 6, kpW - 16, T, { bold: true });
+  const MODE_W = textWidth('nftables', T) + 2;
+  const kpTitle = slot(ix + 8, bodyY + 6, kpW - 16 - MODE_W - 6, T, { bold: true });
+  const kpMode = slot(ix + kpW - 8 - MODE_W, bodyY + 6, MODE_W, T, { anchor: 'end' });
   const badgeY = bodyY + 6 + ROW + 4;
-  const natX = ix + kpW - 8 - 2 * NAT_W - 4;
+  const natX = ix + 8;
   const dnat: Badge = {
     box: { x: natX, y: badgeY, w: NAT_W, h: BADGE_H },
     text: slot(natX + 6, badgeY + 3, NAT_W - 12, T, { bold: true }),
@@ -224,7 +229,7 @@ export function nodeLayout(o: NodeLayoutOptions): NodeLayout {
     box: { x: snatX, y: badgeY, w: NAT_W, h: BADGE_H },
     text: slot(snatX + 6, badgeY + 3, NAT_W - 12, T, { bold: true }),
   };
-  const kpRules = slot(ix + 8, badgeY + 3, natX - 6 - (ix + 8), T);
+  const kpRules = slot(ix + 8, badgeY + 3, kpW - 16, T);
   let podsTop = side ? bodyY : bodyY + KP_H + 8;
   const podsX = side ? ix + kpW + 10 : ix;
   const podsW = side ? iw - kpW - 10 : iw;
@@ -250,6 +255,7 @@ export function nodeLayout(o: NodeLayoutOptions): NodeLayout {
     rotation,
     kubeProxy,
     kpTitle,
+    kpMode,
     kpRules,
     dnat,
     snat,
