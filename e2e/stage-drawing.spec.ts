@@ -82,6 +82,9 @@ test('the summary group expands into tiles and collapses again; a tile fails its
   await expect(stage.fold).toHaveAttribute('aria-expanded', 'true');
   const tiles = page.getByTestId('tiles');
   await expect(tiles.locator('.tile')).toHaveCount(folded);
+  await page
+    .getByTestId('topology')
+    .screenshot({ path: `${SCREENSHOT_DIR}/stage-tiles-expanded.png` });
   const tile = tiles.locator('.tile').last();
   await tile.focus();
   await page.keyboard.press('Space');
