@@ -135,8 +135,10 @@ function TraceLayout() {
             Narration
           </h2>
           <ErrorBoundary name="the narration">
-            <Narration />
-            <OutcomeBanner />
+            <div className="caption-body">
+              <Narration />
+              <OutcomeBanner />
+            </div>
           </ErrorBoundary>
         </section>
       </section>
