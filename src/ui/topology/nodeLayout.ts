@@ -213,7 +213,7 @@ export function nodeLayout(o: NodeLayoutOptions): NodeLayout {
   const rotBox = { x: ix, y: rotY, w: Math.min(ROT_W, iw), h: BADGE_H };
   const rotation: Badge = { box: rotBox, text: slot(ix + 7, rotY + 3, rotBox.w - 14, T) };
   const bodyY = rotY + BADGE_H + 8;
-  const kpW = side ? Math.floor((iw - 10) * 0.45) : iw;
+  const kpW = side ? Math.floor((iw - 10) * 0.5) : iw;
   const kubeProxy: Box = { x: ix, y: bodyY, w: kpW, h: KP_H };
   const MODE_W = textWidth('nftables', T) + 2;
   const kpTitle = slot(ix + 8, bodyY + 6, kpW - 16 - MODE_W - 6, T, { bold: true });
