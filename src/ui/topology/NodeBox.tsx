@@ -61,7 +61,9 @@ export function NodeBox(props: NodeBoxProps) {
     node.apiReady === false
       ? `${node.name} is down, and the node lifecycle controller has noticed: its Node reads Ready Unknown (NotReady)`
       : `${node.name} is down, but the control plane has not noticed yet: its Node still reads Ready until node-monitor-grace-period passes`;
-  const ruleText = props.ruleCounts ? `${props.ruleCounts.rules} rules` : 'no rules';
+  const mode = props.ruleCounts?.mode ?? 'iptables';
+  const rules = props.ruleCounts ? `${props.ruleCounts.rules} rules` : 'no rules';
+  const ruleText = l.kpMode ? rules : `${mode} · ${rules}`;
   return (
     <g
       className={`node${failed ? ' failed' : ''}${node.ready ? '' : ' not-ready'}${out ? ' out' : ''}`}
@@ -118,7 +120,7 @@ export function NodeBox(props: NodeBoxProps) {
       >
         <Rect className="box" box={l.kubeProxy} rx={6} />
         <SlotText at={l.kpTitle} text="kube-proxy" />
-        <SlotText className="muted" at={l.kpMode} text={props.ruleCounts?.mode ?? 'iptables'} />
+        {l.kpMode && <SlotText className="muted" at={l.kpMode} text={mode} />}
         {!props.nat.dnat && !props.nat.snat && (
           <SlotText className="muted" at={l.kpRules} text={ruleText} />
         )}
@@ -160,7 +162,15 @@ export function NodeBox(props: NodeBoxProps) {
             <SlotText
               className={p.pod.ready ? 'ok' : 'bad'}
               at={p.ready}
-              text={p.ip ? (p.pod.ready ? '✓ Ready' : '✗ not Ready') : p.pod.ready ? '✓' : '✗'}
+              text={
+                p.ready.w >= 40
+                  ? p.pod.ready
+                    ? '✓ Ready'
+                    : '✗ not Ready'
+                  : p.pod.ready
+                    ? '✓'
+                    : '✗'
+              }
             />
           </g>
         );

@@ -55,8 +55,8 @@ export interface NodeLayout {
   rotation: Badge;
   kubeProxy: Box;
   kpTitle: TextSlot;
-  /** The proxy mode, right of the title. */
-  kpMode: TextSlot;
+  /** The proxy mode, right of the title; undefined when narrow (the rules line names it). */
+  kpMode?: TextSlot;
   /** "N rules"; the DNAT/SNAT badges take its place once kube-proxy rewrote the packet here. */
   kpRules: TextSlot;
   dnat: Badge;
@@ -130,13 +130,17 @@ export function podBoxes(
 ): { pods: PodLayout[]; more?: MorePods } {
   const n = pods.length;
   const { x, w } = area;
+  // The readiness word when there is room beside the IP, else the glyph alone.
+  const LONG_READY = textWidth('✗ not Ready', T) + 2;
+  const longReady = w - 16 - LONG_READY - 6 >= textWidth('10.244.255.255', T, false, true);
+  const readyW = longReady ? LONG_READY : 14;
   const two = (pod: ClusterPod, y: number): PodLayout => ({
     key: keyOf(pod),
     pod,
     box: { x, y, w, h: POD2_H },
     name: slot(x + 8, y + 5, w - 16, T),
-    ip: slot(x + 8, y + 5 + ROW + 1, w - 16 - 70, T, { mono: true }),
-    ready: slot(x + w - 8 - 64, y + 5 + ROW + 1, 64, T, { anchor: 'end' }),
+    ip: slot(x + 8, y + 5 + ROW + 1, w - 16 - readyW - 6, T, { mono: true }),
+    ready: slot(x + w - 8 - readyW, y + 5 + ROW + 1, readyW, T, { anchor: 'end' }),
   });
   const one = (pod: ClusterPod, y: number): PodLayout => ({
     key: keyOf(pod),
@@ -216,8 +220,13 @@ export function nodeLayout(o: NodeLayoutOptions): NodeLayout {
   const kpW = side ? Math.floor((iw - 10) * 0.5) : iw;
   const kubeProxy: Box = { x: ix, y: bodyY, w: kpW, h: KP_H };
   const MODE_W = textWidth('nftables', T) + 2;
-  const kpTitle = slot(ix + 8, bodyY + 6, kpW - 16 - MODE_W - 6, T, { bold: true });
-  const kpMode = slot(ix + kpW - 8 - MODE_W, bodyY + 6, MODE_W, T, { anchor: 'end' });
+  const modeBeside = kpW - 16 - MODE_W - 6 >= textWidth('kube-proxy', T, true);
+  const kpTitle = slot(ix + 8, bodyY + 6, kpW - 16 - (modeBeside ? MODE_W + 6 : 0), T, {
+    bold: true,
+  });
+  const kpMode = modeBeside
+    ? slot(ix + kpW - 8 - MODE_W, bodyY + 6, MODE_W, T, { anchor: 'end' })
+    : undefined;
   const badgeY = bodyY + 6 + ROW + 4;
   const natX = ix + 8;
   const dnat: Badge = {
@@ -255,7 +264,7 @@ export function nodeLayout(o: NodeLayoutOptions): NodeLayout {
     rotation,
     kubeProxy,
     kpTitle,
-    kpMode,
+    ...(kpMode ? { kpMode } : {}),
     kpRules,
     dnat,
     snat,
