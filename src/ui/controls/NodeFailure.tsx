@@ -52,8 +52,7 @@ export function NodeFailure() {
             <li key={n.name}>
               <CommandButton command={toggleNodeFailure(n.name)} className="chip" pressed>
                 <span aria-hidden="true">✗ </span>
-                {n.name}
-                <span className="chip-action"> restore</span>
+                {n.name} down<span className="chip-action"> — restore</span>
               </CommandButton>
             </li>
           ))}
