@@ -4,7 +4,7 @@ import type { Cluster } from '../../model/scenario/cluster';
 import { fadeDuration, stepDuration } from '../motion';
 import type { Speed } from '../../store/types';
 import type { Point, TopologyLayout } from './layout';
-import { cardSlot, route } from './route';
+import { cardLeader, cardRoom, cardSlot, route } from './route';
 import { CARD_LINE, cardModel } from './card';
 import { textWidth } from './text';
 
@@ -53,15 +53,33 @@ export function PacketMarker({
   const ms = stepDuration(speed, reduced);
   const fade = fadeDuration(reduced) / 1000;
   const start = ms === 0 ? end : (points[0] ?? end);
-  const card = cardModel(step, packet, l.card.w);
-  // The card rides beside the dot while it moves, then settles in the room kept for it.
-  const at = cardSlot(l);
+  // The card rides beside the dot while it moves, then settles in the room kept for it: under
+  // the packet's node (joined to the dot by a thin leader), or under the balancer.
+  const room = cardRoom(l, to, cluster);
+  const card = cardModel(step, packet, Math.min(320, room.box.w));
+  const at = cardSlot(room, card.w);
+  const leader =
+    room.aim !== undefined ? cardLeader(end, { ...at, w: card.w, h: card.h }) : undefined;
   const ride = points.map((p, i) => (i === points.length - 1 ? at : { x: p.x + 14, y: p.y + 14 }));
   const times = keyframeTimes(points);
   const transition = { duration: ms / 1000, ease: 'easeInOut' as const, times };
   return (
     <g className="packet" data-testid="packet" data-packet-at={to} data-packet-from={from}>
       <title>{`Packet ${packet.protocol.toUpperCase()} ${packet.flags} from ${packet.src}:${packet.sport} to ${packet.dst}:${packet.dport}`}</title>
+      {leader && (
+        <m.line
+          key={`leader-${moveKey}`}
+          className="packet-leader"
+          data-testid="packet-leader"
+          x1={leader.a.x}
+          y1={leader.a.y}
+          x2={leader.b.x}
+          y2={leader.b.y}
+          initial={{ opacity: ms === 0 ? 1 : 0 }}
+          animate={{ opacity: 1 }}
+          transition={{ duration: fade, delay: ms / 1000 }}
+        />
+      )}
       <m.g
         key={`card-${moveKey}`}
         className="packet-card"

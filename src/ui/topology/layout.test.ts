@@ -3,7 +3,7 @@ import { DEFAULT_SCENE, canonicalObjects, runScene } from '../../model';
 import { generatedCluster } from '../../model/scenario/generated';
 import type { Box, TopologyLayout } from './layout';
 import { CARD_H, layout } from './layout';
-import { pathOf, route } from './route';
+import { cardLeader, cardRoom, cardSlot, pathOf, route } from './route';
 import type { TextSlot } from './text';
 import { fitText, lineHeight, slotBox, textWidth } from './text';
 import { cardModel } from './card';
@@ -112,13 +112,37 @@ describe('layout() of the canonical scenario', () => {
     // The least height: the balancer, two rows and the packet card under it.
     expect(l.minHeight).toBe(370);
     expect(l.height).toBe(460);
-    expect(l.nodes[0]!.box).toEqual({ x: 258, y: 74, w: 200, h: 332 });
+    // Nodes as tall as their content (header, rotation, kube-proxy, one two-line Pod), the
+    // cluster network 12 px under them, the card's band 10 px under that.
+    expect(l.nodes[0]!.box).toEqual({ x: 258, y: 74, w: 200, h: 188 });
+    for (const n of l.nodes) expect(n.box.h).toBe(188);
+    expect(l.bus.y1).toBe(74 + 188 + 12);
     expect(l.card).toEqual({ x: 12, y: 242, w: 228, h: CARD_H });
-    expect(l.card.h).toBe(CARD_H);
+    expect(l.cardBand).toEqual({ x: 258, y: 284, w: 620, h: 164 });
   });
 
-  it('keeps the packet card band clear of every text', () => {
-    for (const { id, s } of slots(l)) expect(overlap(slotBox(s), l.card), id).toBe(false);
+  it('keeps the packet card rooms clear of every text', () => {
+    for (const { id, s } of slots(l)) {
+      expect(overlap(slotBox(s), l.card), id).toBe(false);
+      expect(overlap(slotBox(s), l.cardBand!), id).toBe(false);
+    }
+  });
+
+  it('rests the card under the packet’s node, joined to the dot by a leader', () => {
+    const step = canonical.trace.steps.find((s) => s.to.startsWith('node:'))!;
+    const node = l.nodes.find((n) => `node:${n.name}` === step.to)!;
+    const room = cardRoom(l, step.to, canonical.cluster);
+    const at = cardSlot(room, 228);
+    expect(at.y).toBe(l.cardBand!.y);
+    // Centred on the node, clamped to the band.
+    const band = l.cardBand!;
+    const centred = node.box.x + node.box.w / 2 - 114;
+    expect(at.x).toBe(Math.min(Math.max(centred, band.x), band.x + band.w - 228));
+    const dot = l.anchors[step.to]!;
+    const leader = cardLeader(dot, { ...at, w: 228, h: 100 });
+    expect(leader?.b.y).toBe(at.y);
+    // At the balancer it rests under the balancer.
+    expect(cardSlot(cardRoom(l, 'lb'), 228)).toEqual({ x: l.card.x, y: l.card.y });
   });
 
   it('routes every step of the trace between its places, inside the drawing', () => {

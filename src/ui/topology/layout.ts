@@ -13,7 +13,8 @@ import {
   nodeLayout,
   nodeMinHeight,
   nodeMinWidth,
-  sideNodeHeight,
+  sideContentHeight,
+  stackedContentHeight,
   stackedHeight,
   statusWidth,
 } from './nodeLayout';
@@ -37,7 +38,10 @@ import {
   pickNodes,
   tilesLayout,
 } from './layoutParts';
-import { lineHeight, slot } from './text';
+import { lineHeight, slot, textWidth } from './text';
+
+/** From the cluster network's line to the top of the packet card's band under it, px. */
+const BAND_GAP = 10;
 
 export type { Box, NodeLayout, PodLayout, MorePods, Badge } from './nodeLayout';
 export type * from './layoutTypes';
@@ -135,11 +139,26 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
     lbY + LB_HEADER_H + rows * ROW + 8 + 10 + CARD_H + M,
   );
   const height = Math.max(c.height, minHeight);
-  const busY = height - M - BUS_ROOM;
   const lanesN = drawn.length + (folded.length ? 1 : 0);
   const laneStep = 5;
   const nodesTop = laneTop + lanesN * laneStep + 14;
-  const nodeBottom = busY - 12;
+  // Nodes are as tall as their content (the most Pods any drawn node has, all the same
+  // height), the cluster network just under them, and the packet card's band under that when
+  // the stage has the room (else the nodes take the height and the card rests under the
+  // balancer).
+  const need = Math.max(
+    ...drawn.map((name) =>
+      stackedContentHeight(
+        cluster.pods.filter((p) => p.nodeName === name).length,
+        name === c.hostNode,
+      ),
+    ),
+  );
+  const full = height - M - BUS_ROOM - 12 - nodesTop;
+  const withBand = height - M - CARD_H - BAND_GAP - 12 - nodesTop;
+  const nodeH = Math.min(need, withBand >= minNodeH ? withBand : full);
+  const nodeBottom = nodesTop + nodeH;
+  const busY = nodeBottom + 12;
   const foldW = folded.length ? FOLD_W : 0;
   const nodeW = Math.min(
     280,
@@ -178,20 +197,28 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
     h: height - M - clusterY,
   };
   const lb = lbParts(lbX, lbY, lbW, drawn, folded.length > 0);
-  // The packet card rests under the balancer, left of the cluster, where no text is.
+  // The packet card rests under the balancer, left of the cluster, where no text is, while the
+  // packet is at the client or the balancer (or when the stage has no band under the nodes).
   const cardW = Math.min(320, clusterX - 8 - M);
   const card: Box = { x: M, y: lb.box.y + lb.box.h + 10, w: cardW, h: CARD_H };
+  const bandY = busY + BAND_GAP;
+  const cardBand: Box | undefined =
+    height - M - bandY >= CARD_H
+      ? { x: clusterX + 10, y: bandY, w: width - M - 10 - clusterX - 10, h: height - M - bandY }
+      : undefined;
   let contentH = height;
   if (fold && input.expanded) {
     fold.tiles = tilesLayout(folded, M, height + 4, width - 2 * M);
     contentH = fold.tiles.box.y + fold.tiles.box.h + M;
   }
+  // The label ends the bus on its right, on its line, so the card's band starts just under it.
+  const busLabelW = textWidth('cluster network', T) + 2;
   const bus = {
     x1: clusterX + 10,
     y1: busY,
-    x2: width - M - 10,
+    x2: width - M - 10 - busLabelW - 8,
     y2: busY,
-    label: slot(clusterX + 14, busY + 6, 200, T),
+    label: slot(width - M - 10 - busLabelW, busY - lineHeight(T) / 2, busLabelW, T),
   };
   return finish(
     {
@@ -209,6 +236,7 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
       nodes,
       ...(fold ? { fold } : {}),
       card,
+      ...(cardBand ? { cardBand } : {}),
       lanes,
       turns,
       anchors: {},
@@ -226,7 +254,9 @@ interface VCtx {
 }
 
 /** Nodes drawn in full on a narrow stage (the path's first). */
-const VERTICAL_NODES = 3;
+const VERTICAL_NODES = 2;
+/** Room between stacked nodes (a node's link to the network, then the next one's lane), px. */
+const V_GAP = 24;
 
 function verticalLayout(input: LayoutInput, c: VCtx): TopologyLayout {
   const { cluster } = input;
@@ -250,11 +280,11 @@ function verticalLayout(input: LayoutInput, c: VCtx): TopologyLayout {
   const onPath = new Set(input.pathPods ?? []);
   const lanes: Record<string, number> = {};
   const turns: Record<string, number> = {};
-  let y = clusterY + 8 + lineHeight(T) + 30;
+  let y = clusterY + 8 + lineHeight(T) + 24;
   const nodes = drawn.map((name, index) => {
     const host = name === c.hostNode;
     const pods = cluster.pods.filter((p) => p.nodeName === name).length;
-    const h = nodeW >= SIDE_MIN_W ? sideNodeHeight(host) : stackedHeight(pods, host);
+    const h = nodeW >= SIDE_MIN_W ? sideContentHeight(pods, host) : stackedHeight(pods, host);
     const n = nodeLayout({
       name,
       index,
@@ -265,14 +295,14 @@ function verticalLayout(input: LayoutInput, c: VCtx): TopologyLayout {
       host,
       statusW: c.statusW,
     });
-    lanes[name] = y - 18;
+    lanes[name] = y - 14;
     turns[name] = clusterX + 8 + index * 5;
-    y += h + 30;
+    y += h + V_GAP;
     return n;
   });
   let fold: FoldLayout | undefined;
   if (folded.length) {
-    lanes['fold'] = y - 18;
+    lanes['fold'] = y - 14;
     turns['fold'] = clusterX + 8 + drawn.length * 5;
     fold = foldParts(folded, { x: nodeX, y, w: nodeW, h: 3 * ROW + 14 }, true);
     y += fold.box.h + 16;

@@ -75,8 +75,13 @@ export interface TopologyLayout {
   bus: { x1: number; y1: number; x2: number; y2: number; label: TextSlot };
   nodes: NodeLayout[];
   fold?: FoldLayout;
-  /** Where the packet's header card rests (a band no text uses). */
+  /** Where the packet's header card rests at the client and the balancer (room no text uses). */
   card: Box;
+  /**
+   * Horizontal, when the stage has the room: the band under the cluster network (no text uses
+   * it) where the card rests while the packet is inside the cluster, under the packet's node.
+   */
+  cardBand?: Box;
   /** The y of each drawn node's wire lane (horizontal: in the trunk; vertical: above it). */
   lanes: Record<string, number>;
   /** x of each drawn node's wire turn (horizontal: between balancer and cluster; vertical: left gutter). */

@@ -279,6 +279,23 @@ export function nodeLayout(o: NodeLayoutOptions): NodeLayout {
 export const nodeMinHeight = (host: boolean) => NODE_MIN_H + (host ? POD1_H + POD_GAP : 0);
 /** Node height in the side-by-side form with a host client box. */
 export const sideNodeHeight = (host: boolean) => SIDE_NODE_H + (host ? POD1_H + POD_GAP : 0);
+/**
+ * Node height in the stacked form that holds `pods` Pods as two-line boxes, with nothing
+ * left over: header, rotation badge, kube-proxy, the Pods and a little padding, px.
+ */
+export function stackedContentHeight(pods: number, host: boolean): number {
+  const n = Math.max(1, pods);
+  return STACK_TOP + n * POD2_H + (n - 1) * POD_GAP + 8 + (host ? POD1_H + POD_GAP : 0);
+}
+/**
+ * Node height in the side-by-side form holding `pods` Pods: no taller than kube-proxy when one
+ * two-line Pod fits beside it, at most {@link sideNodeHeight} (more Pods fold into "+N Pods").
+ */
+export function sideContentHeight(pods: number, host: boolean): number {
+  const n = Math.max(1, pods);
+  const podsH = (host ? POD1_H + POD_GAP : 0) + n * POD2_H + (n - 1) * POD_GAP;
+  return Math.min(sideNodeHeight(host), SIDE_TOP + Math.max(KP_H, podsH) + 8);
+}
 /** Node height in the stacked form holding `pods` Pods (two two-line, or two one-line and "+N"). */
 export function stackedHeight(pods: number, host: boolean): number {
   const podsH =

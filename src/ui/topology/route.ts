@@ -86,7 +86,7 @@ function inbound(l: TopologyLayout, w: Extract<Where, { kind: 'node' }>, end: Po
 function toBus(l: TopologyLayout, w: Extract<Where, { kind: 'node' }>, a: Point): Point[] {
   const { gutter, box } = lineOf(l, w);
   if (l.orientation === 'horizontal') return [a, { x: gutter, y: a.y }, { x: gutter, y: l.bus.y1 }];
-  const y = box.y + box.h + 9;
+  const y = box.y + box.h + 7;
   return [a, { x: gutter, y: a.y }, { x: gutter, y }, { x: l.bus.x1, y }];
 }
 
@@ -143,9 +143,45 @@ function clientToLb(l: TopologyLayout, c: Point, lb: Point): Point[] {
   return [c, { x: mid, y: c.y }, { x: mid, y: lb.y }, lb];
 }
 
-/** Where the packet card rests: the room the layout keeps for it (under the balancer). */
-export function cardSlot(l: TopologyLayout): Point {
-  return { x: l.card.x, y: l.card.y };
+/**
+ * The room the packet card rests in when the packet is at `place`, and the x its middle aims
+ * for: inside the cluster (horizontal stage with a band), the band under the cluster network,
+ * below the packet's node (or the folded group, or the network's point); else the room under
+ * the balancer.
+ */
+export function cardRoom(
+  l: TopologyLayout,
+  place: Place,
+  cluster?: Cluster,
+): { box: Box; aim?: number } {
+  const band = l.cardBand;
+  if (!band) return { box: l.card };
+  const w = whereIs(l, place, cluster);
+  if (w.kind === 'network') return { box: band, aim: l.anchors['network']?.x ?? band.x };
+  if (w.kind !== 'node' || (w.name === 'fold' && !l.fold)) return { box: l.card };
+  const { box } = lineOf(l, w);
+  return { box: band, aim: box.x + box.w / 2 };
+}
+
+/** Where a card `w` px wide rests in its room: centred on the aim, kept inside the room. */
+export function cardSlot(room: { box: Box; aim?: number }, w: number): Point {
+  const { box, aim } = room;
+  if (aim === undefined) return { x: box.x, y: box.y };
+  const x = Math.min(Math.max(aim - w / 2, box.x), box.x + box.w - w);
+  return { x: Math.max(box.x, x), y: box.y };
+}
+
+/**
+ * The leader from the dot (at `dot`) to the resting card (`card`): a straight line to the
+ * card's nearest edge point, or undefined when the dot is on or next to the card.
+ */
+export function cardLeader(dot: Point, card: Box): { a: Point; b: Point } | undefined {
+  const b = {
+    x: Math.min(Math.max(dot.x, card.x + 6), card.x + card.w - 6),
+    y: Math.min(Math.max(dot.y, card.y), card.y + card.h),
+  };
+  if (Math.hypot(b.x - dot.x, b.y - dot.y) < 24) return undefined;
+  return { a: dot, b };
 }
 
 /**
