@@ -34,7 +34,8 @@ test('the app opens on the walkthrough, story step 1: NodePort 31000 on every no
   for (const n of ['node-1', 'node-2', 'node-3'])
     await expect(app.topology.locator(`[data-place="node:${n}"]`)).toContainText('NodePort :31000');
   // The rules panel shows node-2's KUBE-NODEPORTS rule for 31000 although no web pod runs there.
-  await page.getByRole('combobox', { name: /Node/ }).selectOption('node-2');
+  await app.showTab('rules');
+  await app.rules.getByRole('combobox', { name: /^Node/ }).selectOption('node-2');
   await expect(app.rules).toContainText(
     '-A KUBE-NODEPORTS -p tcp -m comment --comment "default/web:http" -m tcp --dport 31000 -j KUBE-EXT-CDGGSHYLG3RE2FKL',
   );

@@ -1,15 +1,25 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { select } from 'd3-selection';
-import type { ZoomBehavior, ZoomTransform } from 'd3-zoom';
-import { zoom, zoomIdentity } from 'd3-zoom';
+import type { StageZoom } from './zoomBehaviour';
 
-/** Zoom limits: never below a quarter, never above 4×. */
-const SCALE: [number, number] = [0.25, 4];
+/** A pan/zoom transform: translate (`x`, `y`, px) then scale `k`, as d3-zoom reports it. */
+export interface StageTransform {
+  x: number;
+  y: number;
+  k: number;
+  /** The screen y (px, in the stage) of the drawing's y. */
+  applyY(y: number): number;
+}
+
+const IDENTITY: StageTransform = { x: 0, y: 0, k: 1, applyY: (y) => y };
+
+/** Panning stops this far (px) past the drawing's edges. */
+const MARGIN = 200;
 
 /**
- * Pan and zoom of the stage with d3-zoom: drag pans, Ctrl/⌘ + wheel zooms (a plain wheel
- * scrolls the page), and `zoomBy` / `fit` / `reveal` for the buttons and keyboard focus.
- * `extent` is the drawing's size (px): panning stops a margin past its edges.
+ * Pan and zoom of the stage: drag pans, Ctrl/⌘ + wheel zooms (a plain wheel scrolls the page),
+ * and `zoomBy` / `fit` / `reveal` for the buttons and keyboard focus. `extent` is the drawing's
+ * size (px). d3-zoom itself is loaded after first paint (`zoomBehaviour.ts`); until it is there
+ * the stage is drawn at scale 1 and the buttons do nothing.
  */
 export function useZoom(extent: { w: number; h: number }, touchPan: boolean) {
   const svgRef = useRef<SVGSVGElement>(null);
@@ -18,49 +28,35 @@ export function useZoom(extent: { w: number; h: number }, touchPan: boolean) {
   useEffect(() => {
     touch.current = touchPan;
   }, [touchPan]);
-  const behaviour = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
-  const [t, setT] = useState<ZoomTransform>(zoomIdentity);
+  const behaviour = useRef<StageZoom | null>(null);
+  // Set once d3-zoom is attached, so the extent effect runs again with it.
+  const [ready, setReady] = useState(false);
+  const [t, setT] = useState<StageTransform>(IDENTITY);
   useEffect(() => {
-    const svg = svgRef.current;
-    if (!svg) return;
-    const z = zoom<SVGSVGElement, unknown>()
-      .scaleExtent(SCALE)
-      .filter((e: Event) =>
-        e.type === 'wheel'
-          ? (e as WheelEvent).ctrlKey || (e as WheelEvent).metaKey
-          : e.type.startsWith('touch')
-            ? touch.current
-            : !(e as MouseEvent).button,
-      )
-      .on('zoom', (e: { transform: ZoomTransform }) => setT(e.transform));
-    behaviour.current = z;
-    const sel = select(svg);
-    sel.call(z).on('dblclick.zoom', null);
+    let live = true;
+    void import('./zoomBehaviour').then(({ attachZoom }) => {
+      const svg = svgRef.current;
+      if (!live || !svg) return;
+      const z = attachZoom(
+        svg,
+        () => touch.current,
+        (tr) => setT({ x: tr.x, y: tr.y, k: tr.k, applyY: (y) => tr.applyY(y) }),
+      );
+      behaviour.current = z;
+      setReady(true);
+    });
     return () => {
-      sel.on('.zoom', null);
+      live = false;
+      behaviour.current?.destroy();
+      behaviour.current = null;
     };
   }, []);
   useEffect(() => {
-    const m = 200;
-    behaviour.current?.translateExtent([
-      [-m, -m],
-      [extent.w + m, extent.h + m],
-    ]);
-  }, [extent.w, extent.h]);
-  const apply = useCallback(
-    (fn: (z: ZoomBehavior<SVGSVGElement, unknown>, svg: SVGSVGElement) => void) => {
-      const svg = svgRef.current;
-      if (svg && behaviour.current) fn(behaviour.current, svg);
-    },
-    [],
-  );
-  const zoomBy = useCallback((k: number) => apply((z, svg) => z.scaleBy(select(svg), k)), [apply]);
-  const fit = useCallback(() => apply((z, svg) => z.transform(select(svg), zoomIdentity)), [apply]);
+    behaviour.current?.setExtent(extent.w, extent.h, MARGIN);
+  }, [extent.w, extent.h, ready]);
+  const zoomBy = useCallback((k: number) => behaviour.current?.zoomBy(k), []);
+  const fit = useCallback(() => behaviour.current?.fit(), []);
   /** Pans (at scale 1) so the drawing's y `top` sits at the stage's top. */
-  const reveal = useCallback(
-    (top: number) =>
-      apply((z, svg) => z.transform(select(svg), zoomIdentity.translate(0, -Math.max(0, top)))),
-    [apply],
-  );
+  const reveal = useCallback((top: number) => behaviour.current?.reveal(top), []);
   return { svgRef, transform: t, zoomBy, fit, reveal };
 }
