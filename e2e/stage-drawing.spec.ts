@@ -120,6 +120,37 @@ test('the packet card shows the DNAT step’s old destination struck through and
     .screenshot({ path: `${SCREENSHOT_DIR}/stage-packet-card-dnat.png` });
 });
 
+test('inside the cluster the card rests under the packet’s node, led to the dot, covering no text', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const app = await new AppPage(page).goto();
+  const packet = page.getByTestId('packet');
+  for (let i = 0; i < 12; i++) {
+    if ((await packet.getAttribute('data-packet-at'))?.startsWith('node:')) break;
+    await app.next();
+  }
+  const at = await packet.getAttribute('data-packet-at');
+  expect(at).toMatch(/^node:/);
+  const rect = (sel: string) =>
+    page
+      .locator(sel)
+      .first()
+      .evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x, y: r.y, w: r.width, h: r.height };
+      });
+  const node = await rect(`[data-place="${at}"] .node-frame`);
+  const card = await rect('[data-testid="packet-card"] .packet-card-frame');
+  // Under the node, overlapping its columns.
+  expect(card.y).toBeGreaterThan(node.y + node.h);
+  expect(card.x).toBeLessThan(node.x + node.w);
+  expect(card.x + card.w).toBeGreaterThan(node.x);
+  await expect(page.getByTestId('packet-leader')).toHaveCount(1);
+  const texts = await new StagePage(page).texts();
+  expect(overlaps(texts).map(([a, b]) => `${a.text} × ${b.text}`)).toEqual([]);
+});
+
 test('the legend names all seven marks', async ({ page }) => {
   await new AppPage(page).goto();
   const legend = new StagePage(page).legend;

@@ -118,7 +118,8 @@ describe('layout() of the canonical scenario', () => {
     for (const n of l.nodes) expect(n.box.h).toBe(188);
     expect(l.bus.y1).toBe(74 + 188 + 12);
     expect(l.card).toEqual({ x: 12, y: 242, w: 228, h: CARD_H });
-    expect(l.cardBand).toEqual({ x: 258, y: 284, w: 620, h: 164 });
+    expect(l.cardBand).toEqual({ x: 258, y: 284, w: 620, h: CARD_H });
+    expect(l.cluster.y + l.cluster.h).toBe(284 + CARD_H + 10);
   });
 
   it('keeps the packet card rooms clear of every text', () => {

@@ -190,12 +190,6 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
     turns['fold'] = lbX + lbW + 8 + drawn.length * turnStep;
     fold = foldParts(folded, { x: fx, y: nodesTop, w: foldW, h: nodeBottom - nodesTop }, false);
   }
-  const clusterBox: Box = {
-    x: clusterX,
-    y: clusterY,
-    w: width - M - clusterX,
-    h: height - M - clusterY,
-  };
   const lb = lbParts(lbX, lbY, lbW, drawn, folded.length > 0);
   // The packet card rests under the balancer, left of the cluster, where no text is, while the
   // packet is at the client or the balancer (or when the stage has no band under the nodes).
@@ -204,8 +198,17 @@ function horizontalLayout(input: LayoutInput, c: HCtx): TopologyLayout {
   const bandY = busY + BAND_GAP;
   const cardBand: Box | undefined =
     height - M - bandY >= CARD_H
-      ? { x: clusterX + 10, y: bandY, w: width - M - 10 - clusterX - 10, h: height - M - bandY }
+      ? { x: clusterX + 10, y: bandY, w: width - M - 10 - clusterX - 10, h: CARD_H }
       : undefined;
+  // The cluster's frame ends under the card's band (a tall stage leaves its foot empty rather
+  // than a well of empty cluster).
+  const clusterBottom = cardBand ? cardBand.y + cardBand.h + 10 : height - M;
+  const clusterBox: Box = {
+    x: clusterX,
+    y: clusterY,
+    w: width - M - clusterX,
+    h: clusterBottom - clusterY,
+  };
   let contentH = height;
   if (fold && input.expanded) {
     fold.tiles = tilesLayout(folded, M, height + 4, width - 2 * M);

@@ -34,9 +34,10 @@ export function pickNodes(cluster: Cluster, path: readonly string[], max: number
 }
 
 export function clientParts(box: Box, textBeside: boolean) {
-  const tx = textBeside ? box.x + box.w + 8 : box.x;
+  // Beside the cloud: clear of its right lobe, which bulges past the box.
+  const tx = textBeside ? box.x + box.w + 14 : box.x;
   const ty = textBeside ? box.y + 6 : box.y + box.h + 4;
-  const tw = textBeside ? 150 : box.w + 10;
+  const tw = textBeside ? 136 : box.w + 10;
   return {
     box,
     title: slot(box.x + 8, box.y + box.h / 2 - 6, box.w - 16, 13, {
