@@ -166,8 +166,12 @@ test('the legend names all seven marks', async ({ page }) => {
 test('zoom buttons zoom and Fit resets', async ({ page }) => {
   await new AppPage(page).goto();
   const layer = page.getByTestId('topology').locator('.stage-layer');
-  await page.getByRole('button', { name: 'Zoom in' }).click();
-  await expect(layer).toHaveAttribute('transform', /scale\(1\.25\)/);
+  // d3-zoom loads after first paint and the buttons do nothing until then: reset and retry.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Fit: reset pan and zoom' }).click();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await expect(layer).toHaveAttribute('transform', /scale\(1\.25\)/, { timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
   await page.getByRole('button', { name: 'Fit: reset pan and zoom' }).click();
   await expect(layer).toHaveAttribute('transform', 'translate(0,0) scale(1)');
 });

@@ -258,6 +258,8 @@ interface VCtx {
 
 /** Nodes drawn in full on a narrow stage (the path's first). */
 const VERTICAL_NODES = 2;
+/** From this width (vertical) the packet card sits beside the balancer, px. */
+const CARD_BESIDE_FROM = 480;
 /** Room between stacked nodes (a node's link to the network, then the next one's lane), px. */
 const V_GAP = 24;
 
@@ -269,10 +271,14 @@ function verticalLayout(input: LayoutInput, c: VCtx): TopologyLayout {
   const lbY = clientBox ? M + 50 + 26 : M;
   const drawn = pickNodes(cluster, c.path, Math.max(VERTICAL_NODES, c.path.length));
   const folded = cluster.nodes.map((n) => n.name).filter((n) => !drawn.includes(n));
-  const lb = lbParts(M, lbY, width - 2 * M, drawn, folded.length > 0);
-  const cardY = lb.box.y + lb.box.h + 12;
-  const card: Box = { x: M, y: cardY, w: width - 2 * M, h: CARD_H };
-  const clusterY = cardY + CARD_H + 12;
+  // From 480 px the card sits beside the balancer (right half) instead of under it.
+  const cardBeside = width >= CARD_BESIDE_FROM;
+  const lbW = cardBeside ? Math.floor((width - 2 * M - 12) / 2) : width - 2 * M;
+  const lb = lbParts(M, lbY, lbW, drawn, folded.length > 0);
+  const card: Box = cardBeside
+    ? { x: M + lbW + 12, y: lbY, w: width - 2 * M - lbW - 12, h: CARD_H }
+    : { x: M, y: lb.box.y + lb.box.h + 12, w: width - 2 * M, h: CARD_H };
+  const clusterY = Math.max(lb.box.y + lb.box.h, card.y + CARD_H) + 12;
   const clusterX = M;
   const clusterW = width - 2 * M;
   const lanesN = drawn.length + (folded.length ? 1 : 0);
