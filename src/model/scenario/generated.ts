@@ -1,5 +1,6 @@
 /**
- * Generated clusters of any size, shaped like the canonical scenario: Service `default/web`
+ * Generated clusters of any size, shaped like the canonical scenario (its very Service and
+ * internet client): Service `default/web`
  * (port 80/TCP → 8080, nodePort 31000, ingress 203.0.113.7), `nodes` nodes named `node-1` …
  * `node-N` with InternalIPs in 192.168.0.0/16 and podCIDRs 10.244.<i>.0/24 (node i), `pods`
  * ready `web` Pods spread round-robin over the nodes, one EndpointSlice per 100 endpoints (the
@@ -11,6 +12,7 @@
  */
 import type { ScenarioObject } from '../k8s/objects';
 import { OUR_GROUP } from '../k8s/objects';
+import { canonicalObjects } from './canonical';
 
 /** Options for {@link generatedCluster}. */
 export interface GeneratedClusterOptions {
@@ -121,29 +123,19 @@ export function generatedCluster(opts: GeneratedClusterOptions): ScenarioObject[
     });
   }
 
+  // The canonical scenario's Service and internet client, unchanged: only the cluster grows.
+  const canonical = canonicalObjects();
+  const service = canonical.find((o) => o.kind === 'Service');
+  const internet = canonical.find((o) => o.kind === 'Client' && o.metadata?.name === 'internet');
+  if (!service || !internet)
+    throw new Error('the canonical scenario has no Service web or Client internet');
   return [
-    {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
-      spec: {
-        type: 'LoadBalancer',
-        selector: { app: 'web' },
-        clusterIP: '10.96.0.50',
-        clusterIPs: ['10.96.0.50'],
-        ipFamilies: ['IPv4'],
-        ipFamilyPolicy: 'SingleStack',
-        ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 8080, nodePort: 31000 }],
-        externalTrafficPolicy: 'Cluster',
-        internalTrafficPolicy: 'Cluster',
-        sessionAffinity: 'None',
-        allocateLoadBalancerNodePorts: true,
-      },
-      status: { loadBalancer: { ingress: [{ ip: '203.0.113.7', ipMode: 'VIP' }] } },
-    },
+    service,
     ...slices,
     ...nodeObjects,
     ...podObjects,
+    // Not the canonical ones: the cluster CIDR must hold 1,023 node /24s, and the balancer's
+    // own address must stay clear of the node addresses (192.168.0.250 is node-250 here).
     {
       apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
       kind: 'KubeProxyConfiguration',
@@ -161,11 +153,6 @@ export function generatedCluster(opts: GeneratedClusterOptions): ScenarioObject[
         backendAddress: '192.168.250.250',
       },
     },
-    {
-      apiVersion: OUR_GROUP,
-      kind: 'Client',
-      metadata: { name: 'internet' },
-      spec: { location: 'Internet', address: '198.51.100.23', sourcePort: 51234 },
-    },
+    internet,
   ];
 }

@@ -54,8 +54,9 @@ export function Narration() {
       </p>
       <h3 className="narration-title">{text.title}</h3>
       <p className="narration-body">{text.body}</p>
+      {/* Said to screen readers with the last step's words; the outcome banner shows it. */}
       {atEnd && (
-        <p className="narration-outcome">
+        <p className="narration-outcome visually-hidden">
           <strong>Outcome:</strong> {trace.outcome.summary}
         </p>
       )}

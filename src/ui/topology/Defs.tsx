@@ -9,34 +9,30 @@ export interface StageIds {
 /** `url(#id)` for an SVG reference. */
 export const url = (id: string) => `url(#${id})`;
 
+/** A triangular arrowhead, 10 px, that points along the path (and back at a path's start). */
+function Arrow({ id, className }: { id: string; className: string }) {
+  return (
+    <marker
+      id={id}
+      viewBox="0 0 10 10"
+      refX="8"
+      refY="5"
+      markerWidth="10"
+      markerHeight="10"
+      markerUnits="userSpaceOnUse"
+      orient="auto-start-reverse"
+    >
+      <path d="M 0 0 L 10 5 L 0 10 z" className={className} />
+    </marker>
+  );
+}
+
 /** Markers (real triangular arrowheads, one per colour; the cross that marks a failing check) and the failed-node hatch. */
 export function Defs({ ids }: { ids: StageIds }) {
   return (
     <defs>
-      <marker
-        id={ids.arrowRequest}
-        viewBox="0 0 10 10"
-        refX="8"
-        refY="5"
-        markerWidth="10"
-        markerHeight="10"
-        markerUnits="userSpaceOnUse"
-        orient="auto-start-reverse"
-      >
-        <path d="M 0 0 L 10 5 L 0 10 z" className="arrow-request" />
-      </marker>
-      <marker
-        id={ids.arrowReply}
-        viewBox="0 0 10 10"
-        refX="8"
-        refY="5"
-        markerWidth="10"
-        markerHeight="10"
-        markerUnits="userSpaceOnUse"
-        orient="auto-start-reverse"
-      >
-        <path d="M 0 0 L 10 5 L 0 10 z" className="arrow-reply" />
-      </marker>
+      <Arrow id={ids.arrowRequest} className="arrow-request" />
+      <Arrow id={ids.arrowReply} className="arrow-reply" />
       <marker
         id={ids.cross}
         viewBox="0 0 10 10"
