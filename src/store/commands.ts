@@ -4,7 +4,8 @@
  * Parametrised commands (fail a node, pin a choice) are made by small factories.
  */
 import type { Choices, DialTarget, SceneOptions } from '../model/scenario/scene';
-import { storyStepIndex } from '../model';
+import { storyStepIndex } from '../model/walkthrough/types';
+import { whenModel } from './modelSync';
 import {
   selectCluster,
   selectStepCount,
@@ -321,8 +322,11 @@ export const goToStory = (index: number): Command => ({
     // The story sets its own toggles; the kube-proxy mode the learner chose stays, so the
     // same story can be read in iptables, nftables or IPVS.
     s.setScene(storyStepScene(s, story), 'reset');
-    s.setStepIndex(storyStepIndex(selectTrace(store.getState()), story));
     s.setWalkthroughStep(index);
+    // The step it shows is found in its trace, once that is computed.
+    whenModel(store, () =>
+      store.getState().setStepIndex(storyStepIndex(selectTrace(store.getState()), story)),
+    );
   },
 });
 

@@ -1,15 +1,17 @@
 /**
- * The derived model result: `runScene(objects, scene)`, memoised on the two references, so
- * every selector reading the trace shares one computation and nothing is stored twice.
+ * The derived model result in process: `runScene(objects, scene)`, memoised on the two
+ * references, so every selector reading the trace shares one computation and nothing is
+ * stored twice. The store reaches it through its engine (`engineInProcess.ts`); the browser's
+ * main thread does not (its engine is a Web Worker, `src/worker/`).
  */
 import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
-import type { Trace } from '../model/trace/types';
 import { runScene } from '../model';
-import type { SceneResult } from '../model';
+import { errorMessage } from './derived';
+import type { Derived } from './derived';
 
-/** The model's answer, or the error it threw (bad input must not blank the page). */
-export type Derived = { ok: true; result: SceneResult } | { ok: false; error: string };
+export type { Derived } from './derived';
+export { errorTrace } from './derived';
 
 const cache = new WeakMap<ScenarioObject[], WeakMap<SceneOptions, Derived>>();
 
@@ -25,18 +27,9 @@ export function derive(objects: ScenarioObject[], scene: SceneOptions): Derived 
     try {
       hit = { ok: true, result: runScene(objects, scene) };
     } catch (e) {
-      hit = { ok: false, error: e instanceof Error ? e.message : String(e) };
+      hit = { ok: false, error: errorMessage(e) };
     }
     byScene.set(scene, hit);
   }
   return hit;
-}
-
-/** The trace shown when the model failed: no steps, an outcome that carries the error. */
-export function errorTrace(error: string): Trace {
-  return {
-    steps: [],
-    conntrack: [],
-    outcome: { kind: 'no-address', reason: error, summary: `The model could not run: ${error}` },
-  };
 }

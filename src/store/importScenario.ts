@@ -3,10 +3,12 @@
  * replace the scenario, with a scene read from those objects (so the toggles show the
  * cluster as it is, not the canonical scenario's settings), and back to the default.
  */
-import { canonicalObjects, DEFAULT_SCENE, resolveCluster, runScene } from '../model';
+import { canonicalObjects } from '../model/scenario/canonical';
+import { resolveCluster } from '../model/scenario/resolve';
+import { DEFAULT_SCENE } from '../model/scenario/scene';
 import type { ScenarioObject, SceneOptions } from '../model';
 import { goToStory } from './commands';
-import { selectCluster } from './selectors';
+import { selectFirstNode } from './store';
 import type { AppStore } from './types';
 
 /**
@@ -50,13 +52,17 @@ export type ApplyResult = { ok: true } | { ok: false; error: string };
 /**
  * Puts `objects` on screen with {@link sceneForObjects}, before the first step, the walkthrough
  * let go and the first node's rules shown. When the model cannot run them, nothing changes
- * and the reason comes back.
+ * and the reason comes back. With a sync engine the whole model runs first (a dry run); with
+ * a worker only the objects are resolved here (what makes a cluster fail), and the trace is
+ * computed in the worker (an error there shows as the model's error, like any scene's).
  */
 export function applyImported(store: AppStore, objects: ScenarioObject[]): ApplyResult {
   let scene: SceneOptions;
   try {
     scene = sceneForObjects(objects, store.getState().scene.seed);
-    runScene(objects, scene);
+    const compute = store.getState().model.compute;
+    const dry = compute?.(objects, scene);
+    if (dry && !dry.ok) return { ok: false, error: dry.error };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
@@ -65,7 +71,7 @@ export function applyImported(store: AppStore, objects: ScenarioObject[]): Apply
   s.setObjects(objects);
   s.setScene(scene, 'reset');
   s.setWalkthroughStep(null);
-  s.selectNode(selectCluster(store.getState())?.nodes[0]?.name ?? '');
+  selectFirstNode(store);
   return { ok: true };
 }
 
@@ -75,6 +81,6 @@ export function resetToDefault(store: AppStore): void {
   s.setPlaying(false);
   s.setObjects(canonicalObjects());
   s.setScene(DEFAULT_SCENE, 'reset');
-  s.selectNode(selectCluster(store.getState())?.nodes[0]?.name ?? '');
+  selectFirstNode(store);
   goToStory(0).perform(store);
 }

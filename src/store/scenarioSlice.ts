@@ -1,10 +1,14 @@
 import type { StateCreator } from 'zustand';
-import { canonicalObjects, DEFAULT_SCENE } from '../model';
-import { derive } from './derive';
+import { canonicalObjects } from '../model/scenario/canonical';
+import { DEFAULT_SCENE } from '../model/scenario/scene';
+import { expectStep } from './modelSync';
+import { selectTrace } from './selectors';
 import type { ScenarioSlice, StepPolicy, Store } from './types';
 
-function countOf(s: Pick<Store, 'objects' | 'scene'>): number {
-  const d = derive(s.objects, s.scene);
+function countOf(s: Pick<Store, 'objects' | 'scene' | 'model'>): number {
+  const compute = s.model.compute;
+  if (!compute) return 0;
+  const d = compute(s.objects, s.scene);
   return d.ok ? d.result.trace.steps.length : 0;
 }
 
@@ -25,19 +29,37 @@ export function nextStepIndex(
   }
 }
 
-export const createScenarioSlice: StateCreator<Store, [], [], ScenarioSlice> = (set, get) => ({
+export const createScenarioSlice: StateCreator<Store, [], [], ScenarioSlice> = (set, get, api) => ({
   objects: canonicalObjects(),
   scene: DEFAULT_SCENE,
   setScene: (scene, policy = 'ends') => {
     const before = get();
-    const index = nextStepIndex(
-      policy,
-      before.playback.stepIndex,
-      countOf(before),
-      countOf({ objects: before.objects, scene }),
-    );
-    set((s) => ({ scene, playback: { ...s.playback, stepIndex: index, playing: false } }));
+    if (before.model.compute) {
+      const index = nextStepIndex(
+        policy,
+        before.playback.stepIndex,
+        countOf(before),
+        countOf({ objects: before.objects, scene, model: before.model }),
+      );
+      set((s) => ({ scene, playback: { ...s.playback, stepIndex: index, playing: false } }));
+      return;
+    }
+    // Async engine: the new trace is not known yet. What can be decided now is (reset, or
+    // leaving the middle of the trace); the rest waits for the answer (see modelSync.ts).
+    // The trace on screen is the last answer's, which is what the person is looking at.
+    const index = before.playback.stepIndex;
+    const count = selectTrace(before).steps.length;
+    let next = index;
+    let fix: 'end' | 'clamp' | null = null;
+    if (policy === 'reset') next = -1;
+    else if (policy === 'clamp') fix = 'clamp';
+    else if (count > 0 && index === count - 1) fix = 'end';
+    else next = -1;
+    set((s) => ({ scene, playback: { ...s.playback, stepIndex: next, playing: false } }));
+    expectStep(api, fix);
   },
-  setObjects: (objects) =>
-    set((s) => ({ objects, playback: { ...s.playback, stepIndex: -1, playing: false } })),
+  setObjects: (objects) => {
+    set((s) => ({ objects, playback: { ...s.playback, stepIndex: -1, playing: false } }));
+    expectStep(api, null);
+  },
 });

@@ -5,8 +5,9 @@
 import type { Cluster } from '../model/scenario/cluster';
 import type { Trace, TraceStep } from '../model/trace/types';
 import type { ModeRuleset } from '../model/kube-proxy/types';
-import { derive, errorTrace } from './derive';
-import type { SceneResult } from '../model';
+import { errorTrace, isWaiting, WAITING_TRACE } from './derived';
+import type { Derived, ViewResult } from './derived';
+import { isCurrent } from './modelSync';
 import type { Playback, Store } from './types';
 import { DEFAULT_SCENE } from '../model';
 import type { ScenarioObject, SceneOptions } from '../model';
@@ -17,23 +18,36 @@ import { NODEPORT_TO_LOADBALANCER_STORY as DEFAULT_STORY } from '../model/walkth
 
 const errorTraces = new Map<string, Trace>();
 
-export const selectDerived = (s: Store) => derive(s.objects, s.scene);
+/**
+ * The model's answer on screen: with a sync engine, for the current objects and scene
+ * (computed on first read, memoised); with a worker, the latest answer that landed, which may
+ * still be for an earlier scene while a newer one is computed ({@link selectModelPending}).
+ */
+export const selectDerived = (s: Store): Derived =>
+  s.model.compute ? s.model.compute(s.objects, s.scene) : s.model.derived;
 
-/** The model's result, or undefined when it threw. */
-export const selectResult = (s: Store): SceneResult | undefined => {
+/**
+ * True while the answer for the current objects and scene is being computed (only with an
+ * async engine; the last answer stays on screen meanwhile).
+ */
+export const selectModelPending = (s: Store): boolean => !isCurrent(s);
+
+/** The model's result, or undefined when it threw (or before a worker's first answer). */
+export const selectResult = (s: Store): ViewResult | undefined => {
   const d = selectDerived(s);
   return d.ok ? d.result : undefined;
 };
 
-/** The model's error message, or undefined. */
+/** The model's error message, or undefined (also before the first answer). */
 export const selectModelError = (s: Store): string | undefined => {
   const d = selectDerived(s);
-  return d.ok ? undefined : d.error;
+  return d.ok || isWaiting(d) ? undefined : d.error;
 };
 
 export const selectTrace = (s: Store): Trace => {
   const d = selectDerived(s);
   if (d.ok) return d.result.trace;
+  if (isWaiting(d)) return WAITING_TRACE;
   let t = errorTraces.get(d.error);
   if (!t) {
     t = errorTrace(d.error);

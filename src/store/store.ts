@@ -4,6 +4,10 @@
 import { createStore } from 'zustand/vanilla';
 import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
+import { WAITING } from './derived';
+import { defaultEngine } from './engine';
+import type { ModelEngine } from './engine';
+import { attachEngine, whenModel } from './modelSync';
 import { createPlaybackSlice } from './playbackSlice';
 import { createScenarioSlice } from './scenarioSlice';
 import { selectCluster } from './selectors';
@@ -17,21 +21,42 @@ export interface AppStoreOptions {
   scene?: SceneOptions;
   /** Open on this walkthrough step (its scene and its trace step). */
   story?: number;
+  /** Who computes the model (default: {@link defaultEngine}). */
+  engine?: ModelEngine;
+}
+
+/**
+ * Selects the cluster's first node once the answer for the objects on screen is in (at once
+ * with a sync engine).
+ */
+export function selectFirstNode(store: AppStore): void {
+  whenModel(
+    store,
+    () => store.getState().selectNode(selectCluster(store.getState())?.nodes[0]?.name ?? ''),
+    true,
+  );
 }
 
 /** Makes a store; with no options it holds the canonical scenario before the first step. */
 export function createAppStore(options: AppStoreOptions = {}): AppStore {
+  const engine = options.engine ?? defaultEngine();
   const store = createStore<Store>()((...a) => ({
     ...createScenarioSlice(...a),
     ...createPlaybackSlice(...a),
     ...createUiSlice(...a),
     ...createTimelineSlice(...a),
+    model: {
+      compute: engine.kind === 'sync' ? engine.derive : null,
+      objects: null,
+      scene: null,
+      derived: WAITING,
+    },
   }));
   const { objects, scene, story } = options;
   if (objects) store.setState({ objects });
   if (scene) store.setState({ scene });
-  const first = selectCluster(store.getState())?.nodes[0]?.name ?? '';
-  store.getState().selectNode(first);
+  if (engine.kind === 'async') attachEngine(store, engine);
+  selectFirstNode(store);
   if (story !== undefined) goToStory(story).perform(store);
   return store;
 }

@@ -6,6 +6,7 @@ import type { StoreApi } from 'zustand';
 import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
 import type { ControllerKind, HealthCheckSettings, TimelineEvent } from '../model/time/types';
+import type { Derived } from './derived';
 
 /** Playback speeds, slowest first. */
 export const SPEEDS = [0.25, 0.5, 1, 2, 4] as const;
@@ -156,7 +157,34 @@ export interface TimelineSlice {
   openTime: (inputs: TimeOpenInputs) => void;
 }
 
-export type Store = ScenarioSlice & PlaybackSlice & UiSlice & TimelineSlice;
+/**
+ * The model's latest answer as the store holds it. With a sync engine (Node, tests) the answer
+ * is always computed for the current objects and scene when read, and `derived` is unused;
+ * with an async engine (the browser's worker) `derived` answers `objects` and `scene`, which
+ * lag behind the store's own while a newer answer is being computed (the last drawing stays on
+ * screen meanwhile), and a reply landing here re-renders whoever reads it.
+ */
+export interface ModelState {
+  /**
+   * A sync engine's `derive` (answers the current objects and scene when read; `derived` is
+   * then unused), or null with an async engine.
+   */
+  compute: ((objects: ScenarioObject[], scene: SceneOptions) => Derived) | null;
+  /** What `derived` answers (null before the first answer). */
+  objects: ScenarioObject[] | null;
+  scene: SceneOptions | null;
+  /**
+   * The answer. From a worker, `result.rules` holds only some nodes (those asked for, and
+   * the trace's path when small); a node selected later is fetched and merged in.
+   */
+  derived: Derived;
+}
+
+export interface ModelSlice {
+  model: ModelState;
+}
+
+export type Store = ScenarioSlice & PlaybackSlice & UiSlice & TimelineSlice & ModelSlice;
 
 /** One store instance (the app makes one; each test makes its own). */
 export type AppStore = StoreApi<Store>;

@@ -1,10 +1,11 @@
 /**
  * The one playback scheduler: while `playing`, it advances `stepIndex` every
  * `stepInterval(speed)` ms and stops at the last step. It listens to the store, so any change
- * to playback (a step, a pause, a speed) re-arms it. Timers are injectable for tests.
+ * to playback (a step, a pause, a speed) re-arms it, and so does a model answer landing (while
+ * a newer trace is computed it waits for it). Timers are injectable for tests.
  */
 import type { AppStore } from '../store/types';
-import { selectStepCount } from '../store/selectors';
+import { selectModelPending, selectStepCount } from '../store/selectors';
 import { stepInterval } from './motion';
 
 export interface ClockTimers {
@@ -28,6 +29,8 @@ export function startPlaybackClock(store: AppStore, timers: ClockTimers = realTi
     disarm();
     const s = store.getState();
     if (!s.playback.playing) return;
+    // A newer trace is being computed: play it when it lands, not the one on screen.
+    if (selectModelPending(s)) return;
     if (s.playback.stepIndex >= selectStepCount(s) - 1) {
       s.setPlaying(false);
       return;
@@ -39,7 +42,7 @@ export function startPlaybackClock(store: AppStore, timers: ClockTimers = realTi
     }, stepInterval(s.playback.speed));
   };
   const unsubscribe = store.subscribe((s, prev) => {
-    if (s.playback !== prev.playback) arm();
+    if (s.playback !== prev.playback || s.model !== prev.model) arm();
   });
   arm();
   return () => {

@@ -5,6 +5,7 @@
 import { canonicalObjects } from '../../model';
 import type { ScenarioObject } from '../../model/k8s/objects';
 import { selectCluster } from '../selectors';
+import { whenModel } from '../modelSync';
 import { createAppStore } from '../store';
 import type { AppStore, Store } from '../types';
 import { SHARE_VERSION, shareLink } from './link';
@@ -76,18 +77,21 @@ export function openView(store: AppStore, view: SharedState): void {
   if (view.objects) s.setObjects(view.objects);
   else if (!isCanonical(s.objects)) s.setObjects(canonicalObjects());
   s.setScene(view.scene, 'reset');
-  // The step selects its kube-proxy node; the view's own node (picked later) wins over it.
-  s.setStepIndex(view.step);
   s.setWalkthroughStep(view.story);
-  const nodes = selectCluster(store.getState())?.nodes.map((n) => n.name) ?? [];
-  const current = store.getState().ui.selectedNode;
-  const node =
-    view.node !== undefined && nodes.includes(view.node)
-      ? view.node
-      : nodes.includes(current)
-        ? current
-        : (nodes[0] ?? '');
-  if (node !== current) s.selectNode(node);
+  // The step and the node need the view's trace and cluster: once the answer is in.
+  whenModel(store, () => {
+    // The step selects its kube-proxy node; the view's own node (picked next) wins over it.
+    store.getState().setStepIndex(view.step);
+    const nodes = selectCluster(store.getState())?.nodes.map((n) => n.name) ?? [];
+    const current = store.getState().ui.selectedNode;
+    const node =
+      view.node !== undefined && nodes.includes(view.node)
+        ? view.node
+        : nodes.includes(current)
+          ? current
+          : (nodes[0] ?? '');
+    if (node !== current) store.getState().selectNode(node);
+  });
   if (view.time) {
     const { controller, healthCheck, events, workload, simMs } = view.time;
     s.openTime({ controller, healthCheck, events, workload, simMs });
