@@ -83,6 +83,25 @@ function inCidr(c: { base: number; bits: number }, ip: string): boolean {
   return isIPv4(ip) && (ipToInt(ip) & maskOf(c.bits)) >>> 0 === c.base;
 }
 
+/** IPv4 ranges, indexed by prefix length: "does any hold this address" in ≤ 33 lookups. */
+class CidrSet {
+  private readonly bases = new Map<number, Set<number>>();
+
+  constructor(cidrs: readonly { base: number; bits: number }[]) {
+    for (const c of cidrs) {
+      const set = this.bases.get(c.bits) ?? new Set<number>();
+      set.add(c.base);
+      this.bases.set(c.bits, set);
+    }
+  }
+
+  /** True when one of the ranges holds the address `ip` (an unsigned 32-bit integer). */
+  holds(ip: number): boolean {
+    for (const [bits, set] of this.bases) if (set.has((ip & maskOf(bits)) >>> 0)) return true;
+    return false;
+  }
+}
+
 function cidrText(c: { base: number; bits: number }): string {
   return `${intToIp(c.base)}/${c.bits}`;
 }
@@ -152,13 +171,51 @@ function findPort(pod: Rec, servicePort: Rec): number | undefined {
   return undefined;
 }
 
+/**
+ * The Pods by namespace and by each string label, so that a selector's Pods are found from its
+ * rarest label instead of by reading every Pod for every Service. Keeps input order.
+ */
+class PodIndex {
+  private readonly byLabel = new Map<string, Rec[]>();
+  private readonly byNamespace = new Map<string, Rec[]>();
+
+  constructor(pods: readonly Rec[]) {
+    const push = (map: Map<string, Rec[]>, key: string, pod: Rec) => {
+      const list = map.get(key);
+      if (list) list.push(pod);
+      else map.set(key, [pod]);
+    };
+    for (const pod of pods) {
+      const { namespace } = metaOf(pod);
+      push(this.byNamespace, namespace, pod);
+      for (const [k, v] of Object.entries(strMap(rec(pod.metadata).labels)))
+        push(this.byLabel, JSON.stringify([namespace, k, v]), pod);
+    }
+  }
+
+  /** The Pods of `namespace` whose labels hold every pair of `selector`, in input order. */
+  matching(namespace: string, selector: Record<string, string>): Rec[] {
+    const entries = Object.entries(selector);
+    if (entries.length === 0) return this.byNamespace.get(namespace) ?? [];
+    let rarest: Rec[] | undefined;
+    for (const [k, v] of entries) {
+      const list = this.byLabel.get(JSON.stringify([namespace, k, v])) ?? [];
+      if (!rarest || list.length < rarest.length) rarest = list;
+    }
+    return (rarest ?? []).filter((p) => {
+      const labels = strMap(rec(p.metadata).labels);
+      return entries.every(([k, v]) => labels[k] === v);
+    });
+  }
+}
+
 type EndpointPort = NonNullable<EndpointSlice['ports']>[number];
 type Endpoint = EndpointSlice['endpoints'][number];
 
 /** The endpoint slices the controller would write for `svc`, or undefined when it writes none. */
 function deriveSlices(
   svcObj: Rec,
-  pods: Rec[],
+  pods: PodIndex,
   nodeZones: Map<string, string>,
   assumed: string[],
 ): EndpointSlice[] | undefined {
@@ -170,11 +227,7 @@ function deriveSlices(
   if (Object.keys(selector).length === 0 || str(spec.type) === 'ExternalName') return undefined;
   const servicePorts = arr(spec.ports).map(rec);
   const publishNotReady = spec.publishNotReadyAddresses === true;
-  const matching = pods.filter((p) => {
-    const m = metaOf(p);
-    const labels = strMap(rec(p.metadata).labels);
-    return m.namespace === namespace && Object.entries(selector).every(([k, v]) => labels[k] === v);
-  });
+  const matching = pods.matching(namespace, selector);
   const groups = new Map<string, { ports: EndpointPort[]; endpoints: Endpoint[] }>();
   const notes: string[] = [];
   let used = 0;
@@ -328,14 +381,29 @@ function deriveNodes(
       why.set(name, `its Pods' IPs (${ips.join(', ')}) do not share one /24`);
     else candidate.set(name, only);
   }
-  for (const [name, net] of candidate) {
+  // Indexed: how many candidates claim each /24, which nodes have Pod IPs in each /24 (every
+  // IP in podIPs is IPv4, so "in the /24 `net`" is "its /24 is `net`"), and the given podCIDRs.
+  const claims = new Map<string, number>();
+  for (const net of candidate.values()) claims.set(net, (claims.get(net) ?? 0) + 1);
+  const nodesIn = new Map<string, Set<string>>();
+  for (const [node, ips] of podIPs)
+    for (const ip of ips) {
+      const net = slash24(ip);
+      const set = nodesIn.get(net) ?? new Set<string>();
+      set.add(node);
+      nodesIn.set(net, set);
+    }
+  const given = new CidrSet(givenPodCIDRs);
+  // The given podCIDRs by the /24 their base lies in.
+  const givenBases = new Set(givenPodCIDRs.map((g) => (g.base & maskOf(24)) >>> 0));
+  const snapshot = [...candidate];
+  for (const [name, net] of snapshot) {
     const c = parseCidr(net);
+    const holders = nodesIn.get(net);
     const clash =
-      [...candidate].some(([other, n]) => other !== name && n === net) ||
-      [...podIPs].some(
-        ([other, ips]) => other !== name && [...ips].some((ip) => c && inCidr(c, ip)),
-      ) ||
-      givenPodCIDRs.some((g) => c && (inCidr(g, intToIp(c.base)) || inCidr(c, intToIp(g.base))));
+      (claims.get(net) ?? 0) > 1 ||
+      (holders !== undefined && [...holders].some((other) => other !== name)) ||
+      (c !== undefined && (given.holds(c.base) || givenBases.has(c.base)));
     if (clash) {
       candidate.delete(name);
       why.set(name, `${net}, the /24 of its Pods' IPs, also holds other nodes' Pods`);
@@ -344,8 +412,10 @@ function deriveNodes(
 
   // Placeholder InternalIPs: 192.168.0.(10+i) for the i-th missing node (from 1), moving up
   // past any address already in use or on a pod network.
-  const podNets = [...givenPodCIDRs, ...[...candidate.values()].map((n) => parseCidr(n))].filter(
-    (c): c is { base: number; bits: number } => c !== undefined,
+  const podNets = new CidrSet(
+    [...givenPodCIDRs, ...[...candidate.values()].map((n) => parseCidr(n))].filter(
+      (c): c is { base: number; bits: number } => c !== undefined,
+    ),
   );
   for (const host of hostIP.values()) knownAddresses.add(host);
   const placeholder = (i: number): string => {
@@ -354,7 +424,7 @@ function deriveNodes(
     // Bounded: a pod network as wide as 0.0.0.0/0 would hold every candidate.
     for (let tries = 0; tries < 65536; tries++) {
       ip = intToIp(n);
-      if (!knownAddresses.has(ip) && !podNets.some((c) => inCidr(c, ip))) break;
+      if (!knownAddresses.has(ip) && !podNets.holds(n >>> 0)) break;
       n = (n + 1) >>> 0;
     }
     knownAddresses.add(ip);
@@ -431,14 +501,17 @@ function fill(objects: ScenarioObject[]): Filled {
     if (zone) nodeZones.set(metaOf(n).name, zone);
   }
   const derivedSlices: EndpointSlice[] = [];
+  // `namespace/name` of each Service the given EndpointSlices belong to.
+  const sliced = new Set<string>();
+  for (const s of givenSlices) {
+    const owner = strMap(rec(s.metadata).labels)[SERVICE_NAME];
+    if (owner !== undefined) sliced.add(JSON.stringify([metaOf(s).namespace, owner]));
+  }
+  const podIndex = new PodIndex(pods);
   for (const svc of services) {
     const { namespace, name } = metaOf(svc);
-    const hasSlice = givenSlices.some(
-      (s) =>
-        metaOf(s).namespace === namespace && strMap(rec(s.metadata).labels)[SERVICE_NAME] === name,
-    );
-    if (hasSlice) continue;
-    const slices = deriveSlices(svc, pods, nodeZones, assumed);
+    if (sliced.has(JSON.stringify([namespace, name]))) continue;
+    const slices = deriveSlices(svc, podIndex, nodeZones, assumed);
     if (slices) derivedSlices.push(...slices);
     else if (Object.keys(strMap(rec(svc.spec).selector)).length === 0)
       assumed.push(
@@ -558,7 +631,8 @@ function fill(objects: ScenarioObject[]): Filled {
   const forBalancers = filled.filter((o) => !pending.has(o));
   try {
     const done = completeScenario(forBalancers);
-    const extra = done.objects.filter((o) => !forBalancers.includes(o));
+    const had = new Set<unknown>(forBalancers);
+    const extra = done.objects.filter((o) => !had.has(o));
     return { objects: [...filled, ...extra], assumed: [...assumed, ...done.assumed] };
   } catch (e) {
     return {

@@ -42,6 +42,17 @@ function flatten(doc: unknown, out: unknown[]): void {
 }
 
 /**
+ * How a skipped value is named in {@link Loaded.skipped}: `<kind> [<namespace>/]<name>`, e.g.
+ * `Deployment shop/web`; a value without a kind (a plain scalar) reads `undefined`.
+ */
+export function skippedLabel(o: unknown): string {
+  const kind = (o as { kind?: unknown } | null | undefined)?.kind;
+  const meta = (o as { metadata?: { namespace?: string; name?: string } } | null | undefined)
+    ?.metadata;
+  return `${String(kind)} ${meta?.namespace ? `${meta.namespace}/` : ''}${meta?.name ?? ''}`.trim();
+}
+
+/**
  * Parses `text` (YAML or JSON) into scenario objects.
  * @throws {LoadError} on a syntax error (`line L, column C: …`) or when no object is found.
  */
@@ -63,12 +74,7 @@ export function loadObjects(text: string): Loaded {
   for (const o of raw) {
     const kind = (o as { kind?: unknown }).kind;
     if (typeof kind === 'string' && KINDS.has(kind)) objects.push(o as ScenarioObject);
-    else {
-      const meta = (o as { metadata?: { namespace?: string; name?: string } }).metadata;
-      skipped.push(
-        `${String(kind)} ${meta?.namespace ? `${meta.namespace}/` : ''}${meta?.name ?? ''}`.trim(),
-      );
-    }
+    else skipped.push(skippedLabel(o));
   }
   if (objects.length === 0) throw new LoadError('no Service, EndpointSlice, Node or Pod found');
   return { objects, skipped };
@@ -95,10 +101,18 @@ export function completeScenario(objects: ScenarioObject[]): {
     });
     assumed.push('a client on the internet at 198.51.100.23');
   }
+  // The Services that have a balancer already (read at the first LoadBalancer Service, as the
+  // search it replaces did), kept up to date as balancers are added.
+  let balanced: Set<unknown> | undefined;
   for (const o of objects) {
     if (o.kind !== 'Service' || o.spec?.type !== 'LoadBalancer') continue;
     const key = `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
-    if (out.some((x) => x.kind === 'CloudLoadBalancer' && x.spec.service === key)) continue;
+    if (!balanced) {
+      balanced = new Set();
+      for (const x of out) if (x.kind === 'CloudLoadBalancer') balanced.add(x.spec.service);
+    }
+    if (balanced.has(key)) continue;
+    balanced.add(key);
     const ip = o.status?.loadBalancer?.ingress?.find((i) => i.ip)?.ip;
     out.push({
       apiVersion: OUR_GROUP,

@@ -88,12 +88,16 @@ export interface ServiceFacts {
 function allocateNodePorts(c: Checker, ports: Port[], alloc: NodePortAllocator): Set<number> {
   const reported = new Set<number>();
   const byPort = new Map<number, number>();
+  // The first non-zero nodePort asked for each port number (what a search of `ports` finds).
+  const firstAsked = new Map<number, number>();
+  for (const q of ports)
+    if (q.nodePort !== 0 && !firstAsked.has(q.port)) firstAsked.set(q.port, q.nodePort);
   for (const p of ports) {
     const path = `spec.ports[${p.index}].nodePort`;
     const shared = byPort.get(p.port) ?? 0;
     let want = 0;
     if (shared === 0) {
-      want = ports.find((q) => q.port === p.port && q.nodePort !== 0)?.nodePort ?? 0;
+      want = firstAsked.get(p.port) ?? 0;
     } else if (p.nodePort !== 0 && p.nodePort !== shared) {
       want = p.nodePort;
     }
@@ -360,6 +364,38 @@ export function podFacts(pod: Obj): PodFacts {
 }
 
 /**
+ * The Pods of the input indexed by namespace and string label, so that a selector's Pods are
+ * found from its rarest label rather than by reading every Pod for every Service.
+ */
+export class PodFactsIndex {
+  /** How many Pods there are. */
+  readonly size: number;
+  private readonly byLabel = new Map<string, PodFacts[]>();
+
+  constructor(pods: readonly PodFacts[]) {
+    this.size = pods.length;
+    for (const pod of pods)
+      for (const [k, v] of Object.entries(pod.labels)) {
+        if (typeof v !== 'string') continue;
+        const key = JSON.stringify([pod.namespace, k, v]);
+        const list = this.byLabel.get(key);
+        if (list) list.push(pod);
+        else this.byLabel.set(key, [pod]);
+      }
+  }
+
+  /** The Pods of `namespace` whose labels hold every `[key, value]` of `entries` (not empty), in input order. */
+  matching(namespace: string, entries: readonly [string, string][]): PodFacts[] {
+    let rarest: PodFacts[] | undefined;
+    for (const [k, v] of entries) {
+      const list = this.byLabel.get(JSON.stringify([namespace, k, v])) ?? [];
+      if (!rarest || list.length < rarest.length) rarest = list;
+    }
+    return (rarest ?? []).filter((p) => entries.every(([k, v]) => prop(p.labels, k) === v));
+  }
+}
+
+/**
  * Ours, warnings: a selector that matches no Pod of the input (when it has Pods), and a
  * named `targetPort` that none of the selected Pods declares (`FindPort` in
  * pkg/api/v1/pod/util.go matches `containers[].ports[].name` and the protocol), which leaves
@@ -369,13 +405,11 @@ export function selectorWarnings(
   c: Checker,
   svc: ServiceFacts,
   namespace: string,
-  pods: PodFacts[],
+  pods: PodFactsIndex,
 ): void {
   const entries = Object.entries(svc.selector).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  if (pods.length === 0 || entries.length === 0 || svc.type === 'ExternalName') return;
-  const selected = pods.filter(
-    (p) => p.namespace === namespace && entries.every(([k, v]) => prop(p.labels, k) === v),
-  );
+  if (pods.size === 0 || entries.length === 0 || svc.type === 'ExternalName') return;
+  const selected = pods.matching(namespace, entries);
   if (selected.length === 0) {
     const text = entries.map(([k, v]) => `${k}=${v}`).join(',');
     c.warn('spec.selector', `spec.selector: no Pod in the input matches ${text}`);

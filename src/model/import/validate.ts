@@ -20,10 +20,11 @@ import {
   checkService,
   NodePortAllocator,
   podFacts,
+  PodFactsIndex,
   selectorWarnings,
   type ServiceFacts,
 } from './service-checks';
-import { KINDS } from './load';
+import { KINDS, skippedLabel } from './load';
 
 /** One problem in the pasted text. */
 export interface Problem {
@@ -51,6 +52,17 @@ export interface Validated {
   objects: ScenarioObject[];
   /** Every problem found, in input order. */
   problems: Problem[];
+}
+
+/** The result of {@link validateAndLoad}: {@link Validated} and what the loader skipped. */
+export interface ValidatedAndLoaded extends Validated {
+  /**
+   * The values of kinds the model does not read, named as `loadObjects` names them
+   * (`Deployment shop/web`, see {@link skippedLabel}), in input order. Empty, as
+   * `loadObjects` would throw, when a document has a syntax error or none of the objects is of
+   * a kind the model reads.
+   */
+  skipped: string[];
 }
 
 const NAMESPACED = new Set(['Service', 'EndpointSlice', 'Pod']);
@@ -88,18 +100,24 @@ function syntaxProblems(doc: Document): Problem[] {
   });
 }
 
-/** Flattens `kind: List` and top-level lists, keeping each object's node. */
-function flatten(value: unknown, node: YamlNode, doc: Document, out: [Obj, YamlNode][]): void {
+/**
+ * Flattens `kind: List` and top-level lists, keeping each value's node (objects, and the
+ * plain scalars the loader counts as skipped; not null).
+ */
+function flatten(value: unknown, node: YamlNode, doc: Document, out: [unknown, YamlNode][]): void {
   const step = (items: unknown, prefix: string): void => {
     if (!Array.isArray(items)) return;
+    // The list's node is found once; its items by index (a path per item would search the
+    // list's map from its root again for every item).
+    const list = prefix === '' ? { node, exact: true } : nodeAt(doc, node, prefix);
     items.forEach((item, i) => {
-      const at = nodeAt(doc, node, `${prefix}[${i}]`);
+      const at = list.exact ? nodeAt(doc, list.node, `[${i}]`) : { node, exact: false };
       flatten(item, at.exact ? at.node : node, doc, out);
     });
   };
   if (isObj(value) && prop(value, 'kind') === 'List') step(prop(value, 'items'), 'items');
   else if (Array.isArray(value)) step(value, '');
-  else if (isObj(value)) out.push([value, node]);
+  else if (value !== null && value !== undefined) out.push([value, node]);
 }
 
 function describe(obj: Obj): { kind: string; label: string; namespace: string } {
@@ -114,11 +132,23 @@ function describe(obj: Obj): { kind: string; label: string; namespace: string } 
   return { kind: k, label, namespace };
 }
 
-function read(text: string, lineCounter: LineCounter): Slot[] {
+/** What {@link read} found: the slots in output order and the loader's skipped values. */
+interface Read {
+  slots: Slot[];
+  skipped: string[];
+  /** A document had a syntax error or could not be converted (the loader would throw). */
+  broken: boolean;
+}
+
+/** The one parse of `text`: every document read once, for the checks and the loader alike. */
+function read(text: string, lineCounter: LineCounter): Read {
   const slots: Slot[] = [];
+  const skipped: string[] = [];
+  let broken = false;
   for (const doc of parseAllDocuments(text, { lineCounter, logLevel: 'error' })) {
     if (doc.errors.length > 0) {
       slots.push({ problems: syntaxProblems(doc) });
+      broken = true;
       continue;
     }
     let value: unknown;
@@ -128,19 +158,27 @@ function read(text: string, lineCounter: LineCounter): Slot[] {
       // e.g. an alias bomb: `toJS` refuses excessive alias expansion.
       const message = e instanceof Error ? e.message : String(e);
       slots.push({ problems: [{ severity: 'error', object: '', path: '', message }] });
+      broken = true;
       continue;
     }
     const root = doc.contents;
     if (!root) continue;
-    const found: [Obj, YamlNode][] = [];
+    const found: [unknown, YamlNode][] = [];
     flatten(value, root, doc, found);
     for (const [obj, node] of found) {
+      if (!isObj(obj)) {
+        skipped.push(skippedLabel(obj));
+        continue;
+      }
       const { kind, label, namespace } = describe(obj);
-      if (!KINDS.has(kind)) continue;
+      if (!KINDS.has(kind)) {
+        skipped.push(skippedLabel(obj));
+        continue;
+      }
       slots.push({ entry: { obj, kind, label, namespace, doc, node, checker: new Checker() } });
     }
   }
-  return slots;
+  return { slots, skipped, broken };
 }
 
 function check(entries: Entry[]): void {
@@ -151,7 +189,9 @@ function check(entries: Entry[]): void {
     else if (e.kind === 'Node') checkNode(e.checker, e.obj);
     else if (e.kind === 'Pod') checkPod(e.checker, e.obj);
   }
-  const pods = entries.filter((e) => e.kind === 'Pod').map((e) => podFacts(e.obj));
+  const pods = new PodFactsIndex(
+    entries.filter((e) => e.kind === 'Pod').map((e) => podFacts(e.obj)),
+  );
   for (const e of entries) {
     if (e.service) selectorWarnings(e.checker, e.service, e.namespace, pods);
   }
@@ -175,13 +215,15 @@ function toProblems(e: Entry, lineCounter: LineCounter): Problem[] {
 }
 
 /**
- * Validates pasted YAML or JSON. Never throws: syntax errors, API validation errors and
- * warnings all come back as {@link Problem}s, every one at once.
+ * Validates pasted YAML or JSON and loads it, from one parse. Never throws: syntax errors, API
+ * validation errors and warnings all come back as {@link Problem}s, every one at once; the
+ * objects are those {@link validateText} gives and `skipped` what `loadObjects` would skip.
+ * Linear in the size of the text (the cross-object checks are indexed).
  */
-export function validateText(text: string): Validated {
+export function validateAndLoad(text: string): ValidatedAndLoaded {
   try {
     const lineCounter = new LineCounter();
-    const slots = read(text, lineCounter);
+    const { slots, skipped, broken } = read(text, lineCounter);
     const entries = slots.flatMap((s) => ('entry' in s ? [s.entry] : []));
     check(entries);
     return {
@@ -189,10 +231,24 @@ export function validateText(text: string): Validated {
       problems: slots.flatMap((s) =>
         'entry' in s ? toProblems(s.entry, lineCounter) : s.problems,
       ),
+      skipped: broken || entries.length === 0 ? [] : skipped,
     };
   } catch (e) {
     // Not expected (the fuzz tests look for it); a validator must not take the page down.
     const message = `internal error while validating: ${e instanceof Error ? e.message : String(e)}`;
-    return { objects: [], problems: [{ severity: 'error', object: '', path: '', message }] };
+    return {
+      objects: [],
+      problems: [{ severity: 'error', object: '', path: '', message }],
+      skipped: [],
+    };
   }
+}
+
+/**
+ * Validates pasted YAML or JSON. Never throws: syntax errors, API validation errors and
+ * warnings all come back as {@link Problem}s, every one at once.
+ */
+export function validateText(text: string): Validated {
+  const { objects, problems } = validateAndLoad(text);
+  return { objects, problems };
 }
