@@ -2,9 +2,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
 import { boot, browserStorage } from './store/share';
+import { setDefaultEngine } from './store/engine';
+import { createWorkerEngine } from './worker/client';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
+
+// The model runs in a Web Worker (src/worker/): the page stays responsive on big clusters.
+setDefaultEngine(createWorkerEngine());
 
 // A shared link (#s=…) wins, then the last view saved in this browser, then the default.
 const start = boot(window.location.hash, browserStorage());

@@ -13,7 +13,14 @@ import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
 import type { ModeRuleset } from '../model/kube-proxy/types';
 import type { Derived } from './derived';
-import { inProcessEngine } from './engineInProcess';
+
+// Outside a production build (vitest, the dev server before main.tsx registers the worker)
+// the in-process engine is the fallback. Loaded with a dynamic import so that a production
+// build's main bundle never reaches it, nor `runScene` behind it (`PROD` is a build-time
+// constant: the import is dropped there).
+const fallback: SyncEngine | undefined = import.meta.env.PROD
+  ? undefined
+  : (await import('./engineInProcess')).inProcessEngine;
 
 /** Answers in the calling thread, at once. */
 export interface SyncEngine {
@@ -33,13 +40,15 @@ export type RulesAnswer = { ok: true; rules: ModeRuleset } | { ok: false; error:
 export interface EngineChannel {
   /**
    * Runs the scene; `reply` gets the answer, with the full rules of `nodes` (and of the
-   * trace's path when they are small) and rule counts for the nodes it generated.
+   * trace's path when they are small) and rule counts for the nodes it generated; `counts`
+   * (if given) gets more nodes' rule counts afterwards, until a newer request is made.
    */
   scene(
     objects: ScenarioObject[],
     scene: SceneOptions,
     nodes: readonly string[],
     reply: (d: Derived) => void,
+    counts?: (c: Record<string, { mode: string; rules: number }>) => void,
   ): void;
   /** One node's rules under `scene`, in slot `slot` (e.g. the selected node, a comparison). */
   rules(
@@ -70,11 +79,11 @@ export function setDefaultEngine(engine: ModelEngine | undefined): void {
 /**
  * The engine a new store uses: the registered one, else the in-process engine. In a production
  * build only a registered engine is reachable (the in-process one, and the model behind it,
- * stay out of the main bundle: `import.meta.env.MODE` is a build-time constant).
+ * stay out of the main bundle: `import.meta.env.PROD` is a build-time constant).
  * @throws {Error} in a production build when no engine was registered.
  */
 export function defaultEngine(): ModelEngine {
   if (registered) return registered;
-  if (import.meta.env.MODE !== 'production') return inProcessEngine;
+  if (fallback) return fallback;
   throw new Error('no model engine: call setDefaultEngine first (src/main.tsx)');
 }

@@ -5,7 +5,15 @@
  */
 export { createAppStore } from './store';
 export type { AppStoreOptions } from './store';
-export { StoreProvider, useAppStore, useAppStoreApi } from './hooks';
+export {
+  BUSY_AFTER_MS,
+  StoreProvider,
+  useAppStore,
+  useAppStoreApi,
+  useModelBusy,
+  useRulesUnder,
+} from './hooks';
+export type { RulesUnder } from './hooks';
 export * from './selectors';
 export * from './types';
 export { TIME_SPEEDS } from './timelineSlice';

@@ -11,7 +11,7 @@
 import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
 import type { Derived } from './derived';
-import type { AsyncEngine, EngineChannel } from './engine';
+import type { AsyncEngine, EngineChannel, RulesAnswer } from './engine';
 import type { AppStore, Store } from './types';
 
 /**
@@ -66,6 +66,24 @@ export function stepFixOf(store: AppStore): StepFix {
   return controllers.get(store)?.fix ?? null;
 }
 
+/**
+ * Asks the store's async engine for `node`'s rules under `scene` in `slot` (a newer request
+ * in the slot supersedes this one); false when the store has no async engine.
+ */
+export function requestRules(
+  store: AppStore,
+  slot: string,
+  objects: ScenarioObject[],
+  scene: SceneOptions,
+  node: string,
+  reply: (r: RulesAnswer) => void,
+): boolean {
+  const c = controllers.get(store);
+  if (!c) return false;
+  c.channel.rules(slot, objects, scene, node, reply);
+  return true;
+}
+
 function stepCount(d: Derived): number {
   return d.ok ? d.result.trace.steps.length : 0;
 }
@@ -106,7 +124,21 @@ export function attachEngine(store: AppStore, engine: AsyncEngine): void {
     const s = store.getState();
     const { objects, scene } = s;
     const nodes = s.ui.selectedNode ? [s.ui.selectedNode] : [];
-    c.channel.scene(objects, scene, nodes, (d) => land(objects, scene, d));
+    c.channel.scene(
+      objects,
+      scene,
+      nodes,
+      (d) => land(objects, scene, d),
+      (counts) => {
+        const now = store.getState();
+        const d = now.model.derived;
+        if (now.model.objects !== objects || now.model.scene !== scene || !d.ok) return;
+        const ruleCounts = { ...d.result.ruleCounts, ...counts };
+        store.setState({
+          model: { ...now.model, derived: { ok: true, result: { ...d.result, ruleCounts } } },
+        });
+      },
+    );
   };
   const schedule = () => {
     if (scheduled) return;

@@ -9,7 +9,7 @@ import { errorTrace, isWaiting, WAITING_TRACE } from './derived';
 import type { Derived, ViewResult } from './derived';
 import { isCurrent } from './modelSync';
 import type { Playback, Store } from './types';
-import { DEFAULT_SCENE } from '../model';
+import { DEFAULT_SCENE } from '../model/scenario/scene';
 import type { ScenarioObject, SceneOptions } from '../model';
 import type { Focus } from '../model/walkthrough/types';
 import { bindToObjects, unboundWalkthrough } from '../model/walkthrough/bind';

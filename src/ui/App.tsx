@@ -1,17 +1,17 @@
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import { LazyMotion, MotionConfig } from 'framer-motion';
-import { loadMotionFeatures } from './motionFeatures';
 import {
   StoreProvider,
   createAppStore,
   selectStepCount,
   selectStepIndex,
   selectModelError,
+  selectModelPending,
   selectScene,
   selectUi,
   useAppStore,
   useAppStoreApi,
+  useModelBusy,
 } from '../store';
 import type { AppStore, Theme } from '../store';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -111,11 +111,24 @@ function ImportNoticeLine({
  */
 function TraceLayout() {
   const [tab, setTab] = useState<DetailTab>('walkthrough');
+  const busy = useModelBusy();
+  const pending = useAppStore(selectModelPending);
   return (
     <main className="layout trace-layout" data-tab={tab}>
       {/* The playback controls come first in the DOM, so Tab reaches Play before the nodes in
           the drawing (Tab, Tab, Space must not fail a node); CSS draws them under it. */}
-      <section className="stage area-stage" aria-label="Topology and playback">
+      <section
+        className="stage area-stage"
+        aria-label="Topology and playback"
+        aria-busy={busy}
+        data-testid="stage"
+        // For tests: whether the answer on screen is for the scene on screen.
+        data-model-pending={pending}
+      >
+        {/* The last drawing stays on screen while a newer answer is computed (src/worker/). */}
+        <p className="stage-busy" role="status" data-testid="stage-busy" data-busy={busy}>
+          {busy ? 'Computing…' : ''}
+        </p>
         <div className="stage-controls">
           <ErrorBoundary name="the playback controls">
             <PlaybackControls />
@@ -255,11 +268,8 @@ export function App({ store: given, notice }: { store?: AppStore; notice?: strin
   const [store] = useState(() => given ?? createAppStore({ story: 0 }));
   return (
     <StoreProvider store={store}>
-      <LazyMotion features={loadMotionFeatures} strict>
-        <MotionConfig reducedMotion="user">
-          <Shell notice={notice} />
-        </MotionConfig>
-      </LazyMotion>
+      {/* framer-motion is not here: the packet loads it after first paint (motionFeatures.ts). */}
+      <Shell notice={notice} />
     </StoreProvider>
   );
 }

@@ -11,7 +11,8 @@ import LZString from 'lz-string';
 import type { ScenarioObject } from '../../model/k8s/objects';
 import type { SceneOptions } from '../../model/scenario/scene';
 import type { ControllerKind, HealthCheckSettings, TimelineEvent } from '../../model/time/types';
-import { DEFAULT_WALKTHROUGH } from '../../model';
+// The story's template: as many steps as the bound walkthrough, without binding it at load.
+import { NODEPORT_TO_LOADBALANCER_STORY as DEFAULT_WALKTHROUGH } from '../../model/walkthrough/nodePortToLoadBalancer';
 import type { TimeWorkload } from '../types';
 import { decompressBounded } from './lz';
 

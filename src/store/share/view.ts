@@ -2,7 +2,7 @@
  * Between the store and a {@link SharedState}: what a link or the saved view holds of the
  * store ({@link snapshot}), and how a store opens one ({@link openView}, {@link storeForView}).
  */
-import { canonicalObjects } from '../../model';
+import { canonicalObjects } from '../../model/scenario/canonical';
 import type { ScenarioObject } from '../../model/k8s/objects';
 import { selectCluster } from '../selectors';
 import { whenModel } from '../modelSync';

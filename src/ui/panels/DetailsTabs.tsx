@@ -1,12 +1,15 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, lazy, useEffect, useRef } from 'react';
 import type { KeyboardEvent, ReactNode, Ref } from 'react';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { ConntrackPanel } from './ConntrackPanel';
 import { PacketInspector } from './PacketInspector';
 import { RulePanel } from './RulePanel';
-import { NodePicker, RulesPanel } from './RulesPanel';
+import { NodePicker } from './NodePicker';
 import { WalkthroughPanel } from './WalkthroughPanel';
 import './panels.css';
+
+// The rules listing (its explanations, the diff library) loads when the tab first opens.
+const RulesPanel = lazy(() => import('./RulesPanel').then((m) => ({ default: m.RulesPanel })));
 
 /** The side column's tabs; each id is also its panel's `data-testid` (e2e). */
 export const DETAIL_TABS = ['walkthrough', 'inspector', 'rule', 'conntrack', 'rules'] as const;
@@ -139,7 +142,12 @@ export function DetailsTabs({ tab, onTab }: { tab: DetailTab; onTab: (tab: Detai
         <div className="tab-toolbar">
           <NodePicker />
         </div>
-        <RulesPanel />
+        {/* Mounted while open: a big node's listing is tens of thousands of lines. */}
+        {tab === 'rules' && (
+          <Suspense fallback={<p className="empty">Loading the rules…</p>}>
+            <RulesPanel />
+          </Suspense>
+        )}
       </TabPanel>
     </section>
   );

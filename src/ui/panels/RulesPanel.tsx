@@ -1,6 +1,6 @@
-import { useMemo, useRef, useState } from 'react';
-import { derive } from '../../store/derive';
+import { useMemo, useState } from 'react';
 import {
+  selectCluster,
   selectRules,
   selectScene,
   selectSelectedNode,
@@ -8,7 +8,7 @@ import {
   selectStepIndex,
   selectTrace,
   useAppStore,
-  useAppStoreApi,
+  useRulesUnder,
 } from '../../store';
 import { followedChains, matchedRuleIds } from '../traceView';
 import { compareOptions } from '../rules/compare';
@@ -35,23 +35,28 @@ export function RulesPanel() {
   const index = useAppStore(selectStepIndex);
   const step = useAppStore(selectStep);
   const scene = useAppStore(selectScene);
-  const objects = useAppStore((s) => s.objects);
+  const cluster = useAppStore(selectCluster);
   const [compare, setCompare] = useState('');
   const rs = rules?.[node];
   const options = useMemo(
-    () => compareOptions(scene, node, Object.keys(rules ?? {})),
-    [scene, node, rules],
+    () =>
+      compareOptions(
+        scene,
+        node,
+        (cluster?.nodes ?? []).map((n) => n.name),
+      ),
+    [scene, node, cluster],
   );
   const option = options.find((o) => o.id === compare);
+  const other = useRulesUnder(option?.scene, node);
   const current =
     step?.rule?.kind === 'kube-proxy' && step.rule.node === node ? step.rule.ruleId : undefined;
 
   const lines: ListedLine[] = useMemo(() => {
     if (!rs) return [];
     if (option) {
-      const other = derive(objects, option.scene);
-      const to = other.ok ? (other.result.rules[node]?.lines ?? []) : [];
-      return diffRuleLines(rs.lines, to);
+      if (other === 'pending') return [];
+      return diffRuleLines(rs.lines, other?.lines ?? []);
     }
     const matched = matchedRuleIds(trace, index, node);
     const followed = followedChains(trace, index, node);
@@ -64,15 +69,26 @@ export function RulesPanel() {
         l.chain !== undefined &&
         followed.has(l.chain.replace(/^(nat|filter)\//, '')),
     }));
-  }, [rs, option, objects, node, trace, index, current]);
+  }, [rs, option, other, node, trace, index, current]);
 
-  if (!rs) return <p className="empty">No rules for {node || 'this node'}.</p>;
-  const counts = option
-    ? {
-        added: lines.filter((l) => l.change === 'added').length,
-        removed: lines.filter((l) => l.change === 'removed').length,
-      }
-    : undefined;
+  if (!rs) {
+    // From a worker, a node's rules arrive after it is picked (the answer holds the path's).
+    const known = cluster?.nodes.some((n) => n.name === node);
+    if (known)
+      return (
+        <p className="empty" role="status" aria-busy="true" data-testid="rules-pending">
+          Computing the rules of {node}…
+        </p>
+      );
+    return <p className="empty">No rules for {node || 'this node'}.</p>;
+  }
+  const counts =
+    option && other !== 'pending'
+      ? {
+          added: lines.filter((l) => l.change === 'added').length,
+          removed: lines.filter((l) => l.change === 'removed').length,
+        }
+      : undefined;
   return (
     <div className="rules-body" data-mode={rs.mode} data-node={node}>
       <div className="rules-toolbar">
@@ -91,6 +107,11 @@ export function RulesPanel() {
             ))}
           </select>
         </label>
+        {option && other === 'pending' && (
+          <span className="diff-summary" role="status" data-testid="rules-diff-pending">
+            Computing {option.label}…
+          </span>
+        )}
         {counts && (
           <span className="diff-summary" data-testid="rules-diff-summary">
             {option?.label}: <span className="diff-added">+{counts.added}</span> lines,{' '}
@@ -103,58 +124,6 @@ export function RulesPanel() {
         mode={rs.mode}
         label={`${TOOL[rs.mode] ?? rs.mode} output of ${node}${option ? `, compared with ${option.label}` : ''}`}
       />
-    </div>
-  );
-}
-
-/**
- * The node picker in the Rules panel's header. It stays on the node it was last switched to;
- * when the current step is a kube-proxy step on another node, a note says so and offers to
- * switch.
- */
-export function NodePicker() {
-  const store = useAppStoreApi();
-  const rules = useAppStore(selectRules);
-  const node = useAppStore(selectSelectedNode);
-  const step = useAppStore(selectStep);
-  const picker = useRef<HTMLSelectElement>(null);
-  const stepNode =
-    step?.rule?.kind === 'kube-proxy' && step.rule.node !== node && rules?.[step.rule.node]
-      ? step.rule.node
-      : undefined;
-  return (
-    <div className="node-picker-row">
-      {stepNode && (
-        <span className="node-note" data-testid="rules-step-note" data-node={stepNode}>
-          this step is on <strong>{stepNode}</strong> —{' '}
-          <button
-            type="button"
-            className="link-button"
-            aria-label={`show it: the rules of ${stepNode}, where this step is`}
-            onClick={() => {
-              store.getState().selectNode(stepNode);
-              // The note goes away with its button: keep focus on the picker, not the page.
-              picker.current?.focus();
-            }}
-          >
-            show it
-          </button>
-        </span>
-      )}
-      <label className="node-picker">
-        Node{' '}
-        <select
-          ref={picker}
-          value={node}
-          onChange={(e) => store.getState().selectNode(e.target.value)}
-        >
-          {Object.keys(rules ?? {}).map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </select>
-      </label>
     </div>
   );
 }

@@ -216,7 +216,7 @@ export function Topology({ overlay, rotationBadges = true }: TopologyProps) {
                 nat={nat[n.name] ?? { dnat: false, snat: false }}
                 focusNodePorts={focus.includes('nodeports')}
                 focusKubeProxy={focus.includes('endpoint-decision')}
-                ruleCounts={ruleCounts(result.rules[n.name])}
+                ruleCounts={result.ruleCounts?.[n.name] ?? ruleCounts(result.rules[n.name])}
                 hatch={ids.hatch}
                 onToggle={() => toggle(n.name)}
               />

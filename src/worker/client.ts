@@ -1,0 +1,196 @@
+/**
+ * The main thread's side of the model worker: an {@link AsyncEngine} for the store
+ * (`src/store/engine.ts`). One Worker serves every store; each store gets a channel.
+ *
+ * Superseding: each channel has slots (`scene`, and one per kind of rules request); a slot
+ * keeps at most one request in flight. A request made while another is in flight waits in the
+ * slot, replacing any request already waiting there (that one is never sent: the worker skips
+ * stale work), and the in-flight one's reply is dropped when it arrives (stale replies never
+ * land). So a burst of toggles costs the worker at most the one it was on, plus the last.
+ *
+ * Where `Worker` is missing the same handler runs in this thread, loaded on first use and
+ * answering asynchronously, so the store sees one behaviour.
+ */
+import type { ScenarioObject } from '../model/k8s/objects';
+import type { ModeRuleset } from '../model/kube-proxy/types';
+import type { Derived } from '../store/derived';
+import type { AsyncEngine, EngineChannel, RulesAnswer } from '../store/engine';
+import { unpackRules } from './pack';
+import type { FromWorker, SceneReply, ToWorker } from './protocol';
+
+interface Transport {
+  post(m: ToWorker): void;
+  listen(fn: (m: FromWorker) => void): void;
+}
+
+function workerTransport(): Transport {
+  const worker = new Worker(new URL('./model.worker.ts', import.meta.url), { type: 'module' });
+  return {
+    post: (m) => worker.postMessage(m),
+    listen: (fn) => worker.addEventListener('message', (e: MessageEvent<FromWorker>) => fn(e.data)),
+  };
+}
+
+/** The worker's handler in this thread (no `Worker`): same messages, answered in a task. */
+function inThreadTransport(): Transport {
+  let listener: (m: FromWorker) => void = () => {};
+  const handler = import('./handler').then((m) => new m.ModelHandler());
+  return {
+    post: (m) => {
+      void handler.then((h) =>
+        setTimeout(() => {
+          const reply = h.handle(m);
+          if (reply) listener(reply);
+        }, 0),
+      );
+    },
+    listen: (fn) => {
+      listener = fn;
+    },
+  };
+}
+
+/** The store's view of a scene reply. */
+export function derivedOf(reply: SceneReply): Derived {
+  if (!reply.ok) return { ok: false, error: reply.error };
+  const rules: Record<string, ModeRuleset> = {};
+  for (const p of reply.rules) rules[p.nodeName] = unpackRules(p);
+  return {
+    ok: true,
+    result: {
+      cluster: reply.cluster,
+      trace: reply.trace,
+      serviceKey: reply.serviceKey,
+      lbTargets: reply.lbTargets,
+      rules,
+      ruleCounts: reply.ruleCounts,
+    },
+  };
+}
+
+interface Job {
+  objects: ScenarioObject[];
+  message: (req: number, objects: number) => ToWorker;
+  deliver: (m: FromWorker) => void;
+}
+
+interface Slot {
+  inflight: number | null;
+  waiting: Job | null;
+}
+
+/**
+ * An engine backed by one Web Worker (`model.worker.ts`), or by the same handler in this
+ * thread when `Worker` is not available.
+ */
+export function createWorkerEngine(): AsyncEngine {
+  const transport = typeof Worker === 'function' ? workerTransport() : inThreadTransport();
+  const ids = new WeakMap<ScenarioObject[], number>();
+  const sent = new Set<number>();
+  const jobs = new Map<number, { slot: Slot; job: Job }>();
+  /** The latest delivered scene request per slot, whose later counts still apply. */
+  const countsFor = new Map<number, (m: FromWorker) => void>();
+  let nextId = 1;
+  let nextReq = 1;
+  const forget =
+    typeof FinalizationRegistry === 'function'
+      ? new FinalizationRegistry<number>((id) => {
+          sent.delete(id);
+          transport.post({ type: 'forget', id });
+        })
+      : undefined;
+
+  const idOf = (objects: ScenarioObject[]): number => {
+    let id = ids.get(objects);
+    if (id === undefined) {
+      id = nextId++;
+      ids.set(objects, id);
+      forget?.register(objects, id);
+    }
+    return id;
+  };
+
+  const start = (slot: Slot, job: Job) => {
+    const id = idOf(job.objects);
+    if (!sent.has(id)) {
+      transport.post({ type: 'objects', id, objects: job.objects });
+      sent.add(id);
+    }
+    const req = nextReq++;
+    jobs.set(req, { slot, job });
+    slot.inflight = req;
+    transport.post(job.message(req, id));
+  };
+
+  const submit = (slot: Slot, job: Job) => {
+    if (slot.inflight !== null) slot.waiting = job;
+    else start(slot, job);
+  };
+
+  transport.listen((m) => {
+    if (m.type === 'counts') return countsFor.get(m.req)?.(m);
+    const entry = jobs.get(m.req);
+    if (!entry) return;
+    jobs.delete(m.req);
+    const { slot, job } = entry;
+    slot.inflight = null;
+    if (m.type === 'missing') {
+      sent.delete(m.objects);
+      // A newer request waiting goes first; else ask again, objects included.
+      const again = slot.waiting ?? job;
+      slot.waiting = null;
+      return start(slot, again);
+    }
+    if (slot.waiting) {
+      const next = slot.waiting;
+      slot.waiting = null;
+      return start(slot, next); // this reply is stale: dropped
+    }
+    job.deliver(m);
+  });
+
+  return {
+    kind: 'async',
+    channel(): EngineChannel {
+      const sceneSlot: Slot = { inflight: null, waiting: null };
+      const ruleSlots = new Map<string, Slot>();
+      let lastCounts: number | undefined;
+      return {
+        scene(objects, scene, nodes, reply, counts) {
+          submit(sceneSlot, {
+            objects,
+            message: (req, id) => ({ type: 'scene', req, objects: id, scene, nodes: [...nodes] }),
+            deliver: (m) => {
+              if (m.type !== 'scene') return;
+              if (lastCounts !== undefined) countsFor.delete(lastCounts);
+              lastCounts = m.req;
+              if (counts)
+                countsFor.set(m.req, (c) => {
+                  if (c.type === 'counts') counts(c.counts);
+                });
+              reply(derivedOf(m.reply));
+            },
+          });
+        },
+        rules(slotName, objects, scene, node, reply) {
+          let slot = ruleSlots.get(slotName);
+          if (!slot) {
+            slot = { inflight: null, waiting: null };
+            ruleSlots.set(slotName, slot);
+          }
+          submit(slot, {
+            objects,
+            message: (req, id) => ({ type: 'rules', req, objects: id, scene, node }),
+            deliver: (m) => {
+              if (m.type !== 'rules') return;
+              const r: RulesAnswer = m.reply.ok
+                ? { ok: true, rules: unpackRules(m.reply.rules) }
+                : { ok: false, error: m.reply.error };
+              reply(r);
+            },
+          });
+        },
+      };
+    },
+  };
+}
