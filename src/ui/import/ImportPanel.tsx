@@ -13,12 +13,13 @@ import { applyImported, resetToDefault } from '../../store/importScenario';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { ExamplePicker } from './ExamplePicker';
 import type { Example } from './examples';
+import { MAX_TEXT_BYTES, MAX_TEXT_WORDS } from './limits';
 import './import.css';
 
 const ManifestEditor = lazy(() => import('./ManifestEditor'));
 
-/** Files larger than this are refused (a whole cluster's `kubectl get -o yaml` is far smaller). */
-const MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** Files larger than this are refused, as is longer text in the editor (./limits.ts). */
+const MAX_FILE_BYTES = MAX_TEXT_BYTES;
 const ACCEPT = /\.(ya?ml|json)$/i;
 
 /** What an action in the panel came to: `ok` when the scene on screen is now the one asked for. */
@@ -88,8 +89,19 @@ export function ImportBody({ onOutcome, apiRef, dragging }: BodyProps) {
       store.getState().setEditorText(text);
       setOpen(true);
       setStatus(`Checking ${source}…`);
-      const { analyse } = await import('./analyse');
-      const a = analyse(text);
+      // In the worker (the editor's checker): a large file must not freeze the page.
+      const { isCancelled, sharedAnalyseClient } = await import('./analyseClient');
+      let a;
+      try {
+        a = await sharedAnalyseClient().analyse(text, { objects: true });
+      } catch (e) {
+        // The text was changed while it was checked: the newer text's check counts.
+        if (isCancelled(e)) {
+          report(false, `${source} was not applied: the text changed while it was checked.`);
+          return;
+        }
+        throw e;
+      }
       if (a.blocked) {
         report(false, `${source} was not applied: ${a.blocked}. It is in the editor.`);
         return;
@@ -118,7 +130,10 @@ export function ImportBody({ onOutcome, apiRef, dragging }: BodyProps) {
         return;
       }
       if (file.size > MAX_FILE_BYTES) {
-        report(false, `${file.name} was not loaded: it is larger than 5 MB.`);
+        report(
+          false,
+          `${file.name} was not loaded: it is larger than ${MAX_TEXT_WORDS}. The editor keeps your text.`,
+        );
         return;
       }
       try {

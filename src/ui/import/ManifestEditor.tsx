@@ -1,16 +1,19 @@
 /**
  * The manifests editor (CodeMirror 6), loaded only when opened. The text is exactly what was
  * typed — never reformatted — and lives in the store, so closing and reopening keeps it.
- * Typing validates after a pause; Apply (unavailable while there are errors) fills the gaps
- * and puts the objects on screen.
+ * Typing validates after a pause, in a Web Worker ("Checking…" shows when that takes over
+ * 300 ms); Apply (unavailable while there are errors) fills the gaps and puts the objects on
+ * screen. A paste that would make the text longer than 10 MB is refused, and said so.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { EditorView } from '@codemirror/view';
 import { useAppStore, useAppStoreApi } from '../../store';
 import type { Store } from '../../store';
 import { applyImported } from '../../store/importScenario';
-import type { Analysis, Problem } from './analyse';
+import type { Problem } from './analyse';
+import { isCancelled } from './analyseClient';
 import { createEditor, moveTo, replaceText, validateNow } from './cm';
+import type { ShownAnalysis } from './limits';
 import { ProblemList } from './ProblemList';
 import { toYaml } from './toYaml';
 
@@ -27,12 +30,42 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** After this long a check shows "Checking…". */
+const SLOW_CHECK_MS = 300;
+
+/**
+ * Whether a check has been running for over {@link SLOW_CHECK_MS}: `set(true)` when one
+ * starts, `set(false)` when it ends (checks may overlap: each start needs its end).
+ */
+function useSlowChecking(): { slow: boolean; set: (checking: boolean) => void } {
+  const [slow, setSlow] = useState(false);
+  const state = useRef<{ running: number; timer: ReturnType<typeof setTimeout> | undefined }>({
+    running: 0,
+    timer: undefined,
+  });
+  const set = useCallback((checking: boolean) => {
+    const s = state.current;
+    s.running = Math.max(0, s.running + (checking ? 1 : -1));
+    if (s.running > 0 && s.timer === undefined) {
+      s.timer = setTimeout(() => setSlow(true), SLOW_CHECK_MS);
+    } else if (s.running === 0) {
+      clearTimeout(s.timer);
+      s.timer = undefined;
+      setSlow(false);
+    }
+  }, []);
+  useEffect(() => () => clearTimeout(state.current.timer), []);
+  return { slow, set };
+}
+
 export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
   const store = useAppStoreApi();
   const host = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView | null>(null);
-  const [analysis, setAnalysis] = useState<Analysis | null>(null);
+  const [analysis, setAnalysis] = useState<ShownAnalysis | null>(null);
   const [failure, setFailure] = useState('');
+  const [refused, setRefused] = useState('');
+  const { slow: checkingSlow, set: setChecking } = useSlowChecking();
   const text = useAppStore(selectEditorText);
   const summaryId = useId();
   const reasonId = useId();
@@ -54,8 +87,11 @@ export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
         typed = next;
         store.getState().setEditorText(next);
         setFailure('');
+        setRefused('');
       },
       onAnalysis: setAnalysis,
+      onChecking: setChecking,
+      onRefused: setRefused,
     });
     viewRef.current = view;
     // Text loaded from elsewhere (a file, an example) replaces the editor's, undoably.
@@ -68,12 +104,21 @@ export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
       view.destroy();
       viewRef.current = null;
     };
-  }, [store, summaryId]);
+  }, [store, summaryId, setChecking]);
 
-  const apply = useCallback(() => {
+  const apply = useCallback(async () => {
     const view = viewRef.current;
     if (!view) return;
-    const a = validateNow(view);
+    let a: ShownAnalysis;
+    setChecking(true);
+    try {
+      a = await validateNow(view);
+    } catch (e) {
+      if (!isCancelled(e)) setFailure(`Not applied: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    } finally {
+      setChecking(false);
+    }
     setAnalysis(a);
     if (a.blocked) return;
     const result = applyImported(store, a.objects);
@@ -87,7 +132,7 @@ export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
       a.text,
       `Applied ${plural(a.given, 'object')} from the editor${added ? `, ${added} filled in` : ''}.`,
     );
-  }, [store, onApplied]);
+  }, [store, onApplied, setChecking]);
 
   const go = useCallback((p: Problem & { line: number }) => {
     if (viewRef.current) moveTo(viewRef.current, p.line, p.column);
@@ -115,7 +160,7 @@ export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
             data-testid="apply"
             aria-disabled={blocked ? 'true' : undefined}
             aria-describedby={blocked ? reasonId : undefined}
-            onClick={apply}
+            onClick={() => void apply()}
           >
             Apply
           </button>
@@ -139,7 +184,12 @@ export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
             {failure}
           </p>
         )}
-        <ProblemList analysis={analysis} summaryId={summaryId} onGo={go} />
+        {refused && (
+          <p className="import-failure" role="alert" data-testid="refused">
+            {refused}
+          </p>
+        )}
+        <ProblemList analysis={analysis} summaryId={summaryId} onGo={go} checking={checkingSlow} />
       </div>
     </div>
   );

@@ -1,4 +1,6 @@
 import type { Analysis, Problem } from './analyse';
+import { MAX_SHOWN_PROBLEMS } from './limits';
+import type { ShownAnalysis } from './limits';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -15,17 +17,24 @@ export function problemSummary(a: Analysis): string {
 }
 
 interface Props {
-  analysis: Analysis | null;
+  analysis: Analysis | ShownAnalysis | null;
   summaryId: string;
   /** Moves the editor's cursor to a problem. */
   onGo: (problem: Problem & { line: number }) => void;
+  /** A check has been running for a while: say so (the list shown is the last one's). */
+  checking?: boolean;
+}
+
+/** "and 12 more", or '' when nothing is left out. */
+function moreText(n: number, what: string): string {
+  return n > 0 ? `…and ${n.toLocaleString('en-US')} more ${what}${n === 1 ? '' : 's'}.` : '';
 }
 
 /**
- * Every problem with its `line:column` (a button that moves the cursor there), then what was
- * assumed to fill the gaps and what was skipped.
+ * The first 100 problems with their `line:column` (a button that moves the cursor there) and
+ * how many more there are, then what was assumed to fill the gaps and what was skipped.
  */
-export function ProblemList({ analysis, summaryId, onGo }: Props) {
+export function ProblemList({ analysis, summaryId, onGo, checking = false }: Props) {
   if (!analysis) {
     return (
       <p id={summaryId} className="import-summary muted" aria-live="polite">
@@ -33,9 +42,20 @@ export function ProblemList({ analysis, summaryId, onGo }: Props) {
       </p>
     );
   }
-  const { problems, assumed, skipped } = analysis;
+  const problems = analysis.problems.slice(0, MAX_SHOWN_PROBLEMS);
+  const moreProblems =
+    analysis.problems.length - problems.length + ('more' in analysis ? analysis.more : 0);
+  const assumed = analysis.assumed.slice(0, MAX_SHOWN_PROBLEMS);
+  const moreAssumed = analysis.assumed.length - assumed.length;
+  const skipped = analysis.skipped.slice(0, MAX_SHOWN_PROBLEMS);
+  const moreSkipped = analysis.skipped.length - skipped.length;
   return (
     <div className="import-report">
+      {checking && (
+        <p className="import-checking muted" data-testid="checking">
+          Checking…
+        </p>
+      )}
       <p
         id={summaryId}
         className="import-summary"
@@ -81,6 +101,11 @@ export function ProblemList({ analysis, summaryId, onGo }: Props) {
           })}
         </ol>
       )}
+      {moreProblems > 0 && (
+        <p className="problem-more muted" data-testid="problems-more">
+          {moreText(moreProblems, 'problem')}
+        </p>
+      )}
       {assumed.length > 0 && <p className="assumed-head">What Apply fills in:</p>}
       {assumed.length > 0 && (
         <ul className="assumed-list" aria-label="What Apply fills in" data-testid="assumed">
@@ -89,9 +114,15 @@ export function ProblemList({ analysis, summaryId, onGo }: Props) {
           ))}
         </ul>
       )}
+      {moreAssumed > 0 && (
+        <p className="assumed-more muted" data-testid="assumed-more">
+          {moreText(moreAssumed, 'assumption')}
+        </p>
+      )}
       {skipped.length > 0 && (
         <p className="skipped muted" data-testid="skipped">
-          Skipped (kinds the model does not use): {skipped.join(', ')}.
+          Skipped (kinds the model does not use): {skipped.join(', ')}
+          {moreSkipped > 0 ? `, and ${moreSkipped.toLocaleString('en-US')} more` : ''}.
         </p>
       )}
     </div>

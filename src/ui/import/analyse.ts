@@ -1,12 +1,13 @@
 /**
  * What the importer makes of a text: the validator's problems, the objects with their gaps
- * filled and what was assumed, and the kinds that were skipped. Heavy (the `yaml` parser and
- * the API-server checks), so it is only ever reached through a dynamic `import()`.
+ * filled and what was assumed, and the kinds that were skipped. The text is parsed once
+ * (`validateAndLoad`). Heavy (the `yaml` parser and the API-server checks), so it is only ever
+ * reached through a dynamic `import()`, and in the browser it runs in a Web Worker
+ * (./analyse.worker.ts, through ./analyseClient.ts); it stays pure and callable in-process.
  */
 import type { ScenarioObject } from '../../model';
 import { fillGaps } from '../../model/import/fill';
-import { loadObjects } from '../../model/import/load';
-import { validateText } from '../../model/import/validate';
+import { validateAndLoad } from '../../model/import/validate';
 import type { Problem } from '../../model/import/validate';
 
 export type { Problem };
@@ -34,18 +35,9 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function skippedKinds(text: string): string[] {
-  try {
-    return loadObjects(text).skipped;
-  } catch (_) {
-    // A syntax error, or no object of a kind the model reads: the problems say so.
-    return [];
-  }
-}
-
 /** Validates `text` and fills its gaps; never throws. */
 export function analyse(text: string): Analysis {
-  const { objects: given, problems } = validateText(text);
+  const { objects: given, problems, skipped } = validateAndLoad(text);
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.length - errors;
   let filled: { objects: ScenarioObject[]; assumed: string[] } = { objects: given, assumed: [] };
@@ -71,7 +63,7 @@ export function analyse(text: string): Analysis {
     objects: filled.objects,
     given: given.length,
     assumed: filled.assumed,
-    skipped: skippedKinds(text),
+    skipped,
     blocked,
   };
 }

@@ -1,18 +1,22 @@
 /**
  * The CodeMirror 6 editor for manifests: YAML highlighting in the app's colours, the
- * validator's problems as lint diagnostics at their lines, and helpers to move the cursor to a
- * problem and to replace the text undoably. Reached only through the lazily loaded editor.
+ * validator's problems as lint diagnostics at their lines (checked in a Web Worker after a
+ * pause in typing, the first 100 underlined), a 10 MB limit that refuses a change that would
+ * pass it (the text stays as it was), and helpers to move the cursor to a problem and to
+ * replace the text undoably. Reached only through the lazily loaded editor.
  */
 import { basicSetup } from 'codemirror';
 import { EditorView } from '@codemirror/view';
-import { EditorState } from '@codemirror/state';
+import { EditorState, StateField } from '@codemirror/state';
+import type { Transaction } from '@codemirror/state';
 import { yaml } from '@codemirror/lang-yaml';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { linter, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { tags as t } from '@lezer/highlight';
-import type { Analysis } from './analyse';
-import { analyse } from './analyse';
+import { isCancelled, sharedAnalyseClient as analyseClient } from './analyseClient';
 import { problemRange, toDiagnostics } from './diagnostics';
+import { MAX_TEXT_BYTES, MAX_TEXT_WORDS, utf8Length } from './limits';
+import type { ShownAnalysis } from './limits';
 
 /** How long typing must pause before the text is validated. */
 export const VALIDATE_DELAY_MS = 300;
@@ -61,17 +65,68 @@ export interface EditorOptions {
   /** Every change, with the whole text as typed. */
   onChange: (text: string) => void;
   /** Each validation (debounced while typing). */
-  onAnalysis: (analysis: Analysis) => void;
+  onAnalysis: (analysis: ShownAnalysis) => void;
+  /** A check of `text` started (`true`) or ended (`false`, answered or failed). */
+  onChecking?: (checking: boolean) => void;
+  /** A change was refused (it would make the text longer than 10 MB); the text is unchanged. */
+  onRefused?: (message: string) => void;
+}
+
+/** The editor's text's length in UTF-8 bytes, kept up to date change by change. */
+const textBytes = StateField.define<number>({
+  create: (state) => utf8Length(state.doc.toString()),
+  update: (bytes, tr) => (tr.docChanged ? bytesAfter(bytes, tr) : bytes),
+});
+
+/** `bytes` after the changes of `tr`: only the replaced and inserted text is counted. */
+function bytesAfter(bytes: number, tr: Transaction): number {
+  let n = bytes;
+  tr.changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => {
+    n += utf8Length(inserted.toString()) - utf8Length(tr.startState.doc.sliceString(fromA, toA));
+  });
+  return n;
+}
+
+/** The message for a refused change of `bytes` bytes. */
+export function tooLongMessage(bytes: number): string {
+  const mb = (bytes / 1024 / 1024).toFixed(1);
+  return `Not pasted: the text would be ${mb} MB, over the limit of ${MAX_TEXT_WORDS}. Your text is unchanged.`;
+}
+
+/** Refuses any change that would make the text longer than {@link MAX_TEXT_BYTES}. */
+function sizeLimit(onRefused: (message: string) => void) {
+  return EditorState.transactionFilter.of((tr) => {
+    if (!tr.docChanged) return tr;
+    const before = tr.startState.field(textBytes, false);
+    if (before === undefined) return tr;
+    const after = bytesAfter(before, tr);
+    // Shrinking is always allowed, even from text that is already too long.
+    if (after <= MAX_TEXT_BYTES || after <= before) return tr;
+    onRefused(tooLongMessage(after));
+    return [];
+  });
 }
 
 /** A new editor in `parent`; validates `text` at once and again whenever typing pauses. */
 export function createEditor(options: EditorOptions): EditorView {
   const { parent, text, label, describedBy, onChange, onAnalysis } = options;
+  const onChecking = options.onChecking ?? (() => {});
+  const onRefused = options.onRefused ?? (() => {});
   const lint = linter(
-    (view) => {
-      const analysis = analyse(view.state.doc.toString());
-      onAnalysis(analysis);
-      return toDiagnostics(view.state.doc, analysis.problems);
+    async (view) => {
+      const doc = view.state.doc;
+      onChecking(true);
+      try {
+        const analysis = await analyseClient().analyse(doc.toString());
+        onAnalysis(analysis);
+        return toDiagnostics(doc, analysis.problems);
+      } catch (e) {
+        // Replaced by a newer check (the text changed): its answer is the one that counts.
+        if (isCancelled(e)) return [];
+        throw e;
+      } finally {
+        onChecking(false);
+      }
     },
     { delay: VALIDATE_DELAY_MS },
   );
@@ -81,6 +136,8 @@ export function createEditor(options: EditorOptions): EditorView {
       doc: text,
       extensions: [
         basicSetup,
+        textBytes,
+        sizeLimit(onRefused),
         yaml(),
         syntaxHighlighting(highlight),
         lint,
@@ -103,10 +160,15 @@ export function createEditor(options: EditorOptions): EditorView {
   return view;
 }
 
-/** Validates now (Apply must not wait for the pause) and shows the result in the editor. */
-export function validateNow(view: EditorView): Analysis {
-  const analysis = analyse(view.state.doc.toString());
-  view.dispatch(setDiagnostics(view.state, toDiagnostics(view.state.doc, analysis.problems)));
+/**
+ * Validates now (Apply must not wait for the pause), with the objects to apply, and shows the
+ * result in the editor unless the text changed meanwhile.
+ */
+export async function validateNow(view: EditorView): Promise<ShownAnalysis> {
+  const doc = view.state.doc;
+  const analysis = await analyseClient().analyse(doc.toString(), { objects: true });
+  if (view.state.doc === doc)
+    view.dispatch(setDiagnostics(view.state, toDiagnostics(doc, analysis.problems)));
   return analysis;
 }
 

@@ -5,6 +5,7 @@
 import type { Text } from '@codemirror/state';
 import type { Diagnostic } from '@codemirror/lint';
 import type { Problem } from '../../model/import/validate';
+import { MAX_SHOWN_PROBLEMS } from './limits';
 
 /** The document range a problem points at: its value, to the end of that line's text. */
 export function problemRange(
@@ -19,9 +20,12 @@ export function problemRange(
   return { from, to: Math.max(from, to) };
 }
 
-/** The problems as CodeMirror diagnostics (the message is the kubectl-style line). */
+/**
+ * The problems as CodeMirror diagnostics (the message is the kubectl-style line): the first
+ * {@link MAX_SHOWN_PROBLEMS}, as the problem list shows them.
+ */
 export function toDiagnostics(doc: Text, problems: readonly Problem[]): Diagnostic[] {
-  return problems.map((p) => ({
+  return problems.slice(0, MAX_SHOWN_PROBLEMS).map((p) => ({
     ...problemRange(doc, p.line, p.column),
     severity: p.severity,
     message: p.message,

@@ -1,0 +1,23 @@
+/**
+ * The importer's Web Worker: a thin adapter that runs {@link analyse} (pure, in ./analyse.ts)
+ * off the main thread. Remembers the last text's analysis, so that Apply, which asks for the
+ * objects of the text just checked, does not parse it again. Protocol: ./analyseClient.ts.
+ */
+import { analyse } from './analyse';
+import type { Analysis } from './analyse';
+import { shown } from './limits';
+import type { AnalyseRequest, AnalyseReply } from './analyseClient';
+
+let last: Analysis | undefined;
+
+const scope = globalThis as unknown as {
+  onmessage: ((e: MessageEvent<AnalyseRequest>) => void) | null;
+  postMessage: (m: AnalyseReply) => void;
+};
+
+scope.onmessage = (e) => {
+  const { id, text, objects } = e.data;
+  const a = last !== undefined && last.text === text ? last : analyse(text);
+  last = a;
+  scope.postMessage({ id, analysis: shown(a, objects) });
+};
