@@ -330,9 +330,15 @@ export function runEngine(base: Base, s: Settings): EngineResult {
     };
   };
 
+  // Every action but a probe's may change the world; a probe changes only the health-check
+  // counters and, through `rotation`, who is in rotation. `version` counts the actions that
+  // may, so the world is read again (and compared with the last one) only after one of them.
+  let version = 0;
   // The resolved cluster of the current state, for probes (cached per state).
   const clusterCache = new Map<string, { cluster: Cluster; svc: ServiceModel }>();
+  let lastCluster: { version: number; hit: { cluster: Cluster; svc: ServiceModel } } | undefined;
   const currentCluster = () => {
+    if (lastCluster && lastCluster.version === version) return lastCluster.hit;
     const st = world();
     const key = JSON.stringify({ ...st, inRotation: [], announcingNode: null });
     let hit = clusterCache.get(key);
@@ -345,6 +351,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
       hit = { cluster, svc: pickService(cluster, base.serviceKey) };
       clusterCache.set(key, hit);
     }
+    lastCluster = { version, hit };
     return hit;
   };
 
@@ -1258,7 +1265,11 @@ export function runEngine(base: Base, s: Settings): EngineResult {
   // ---- run ------------------------------------------------------------------------------
   const epochs: RawEpoch[] = [];
   let cur: RawEpoch | undefined;
+  let marked = { version: -1, rotations: -1 };
   const mark = (t: SimMs) => {
+    // Nothing but probes since the last mark and no change of rotation: the same world.
+    if (cur && marked.version === version && marked.rotations === rotation.length) return;
+    marked = { version, rotations: rotation.length };
     const st = world();
     const key = JSON.stringify(st);
     if (cur && cur.key === key) return;
@@ -1279,10 +1290,15 @@ export function runEngine(base: Base, s: Settings): EngineResult {
     }
     cur = { from: t, to: Infinity, state: st, key };
   };
+  version++;
   mark(0);
   while (agenda.size > 0 && agenda.peekTime() <= horizon) {
     const t = agenda.peekTime();
-    while (agenda.size > 0 && agenda.peekTime() === t) handle(agenda.pop().value, t);
+    while (agenda.size > 0 && agenda.peekTime() === t) {
+      const a = agenda.pop().value;
+      if (a.kind !== 'probe' && a.kind !== 'probe-result') version++;
+      handle(a, t);
+    }
     mark(t);
   }
   if (cur) {

@@ -10,7 +10,6 @@ import type { ScenarioObject } from '../k8s/objects';
 import type { SceneOptions } from '../scenario/scene';
 import { applyScene } from '../scenario/scene';
 import { resolveCluster } from '../scenario/resolve';
-import { proxyMode } from '../kube-proxy/modes';
 import type { ModeRuleset } from '../kube-proxy/types';
 import { trace } from '../trace/trace';
 import type { Decision, Trace } from '../trace/types';
@@ -18,22 +17,27 @@ import type { Cluster } from '../scenario/cluster';
 import { markNodesDown } from './down';
 import type { PathOption } from './types';
 
-/** A scene ready to trace: the resolved cluster and every node's rules (what `runScene` builds). */
+/**
+ * A scene ready to trace: the resolved cluster and the rules of the nodes traced so far
+ * (`trace` generates a node's rules the first time it walks them and keeps them here, so
+ * every trace on one `Prepared` shares them).
+ */
 export interface Prepared {
   cluster: Cluster;
   rules: Record<string, ModeRuleset>;
 }
 
-/** Resolves `objects` under `scene` exactly as `runScene` does. @throws {ScenarioError} */
+/**
+ * Resolves `objects` under `scene` exactly as `runScene` does; no rules are generated yet.
+ * @throws {ScenarioError}
+ */
 export function prepare(objects: readonly ScenarioObject[], scene: SceneOptions): Prepared {
   const cluster = markNodesDown(resolveCluster(applyScene(objects, scene)), scene.downNodes);
-  const mode = proxyMode(cluster.kubeProxy.mode);
-  const rules: Record<string, ModeRuleset> = {};
-  for (const n of cluster.nodes) rules[n.name] = mode.generate(cluster, n.name);
-  return { cluster, rules };
+  return { cluster, rules: {} };
 }
 
-function traceWith(
+/** One trace of `client` on `p` under `scene` with `choices`. */
+export function traceWith(
   p: Prepared,
   scene: SceneOptions,
   client: string,
@@ -57,7 +61,8 @@ function decision(t: Trace, kind: Decision['kind']): Decision | undefined {
   return t.steps.find((s) => s.decision?.kind === kind)?.decision;
 }
 
-function pathOf(
+/** The path a finished trace took, as a {@link PathOption}. */
+export function pathOf(
   t: Trace,
   lbTarget: string | null,
   entry: string | null,

@@ -4,7 +4,10 @@
  * ({@link svcRowAt}).
  */
 import type { ScenarioObject } from '../k8s/objects';
-import { computePaths, prepare } from './paths';
+import { prepare } from './paths';
+import { fastPaths, newPathMemo } from './fastPaths';
+import type { PathMemo } from './fastPaths';
+import type { SceneOptions } from '../scenario/scene';
 import type { Prepared } from './paths';
 import { analyse, clientFor, snapshot } from './scenario';
 import type { Base } from './scenario';
@@ -69,19 +72,24 @@ export function simulate(input: TimelineInput): Timeline {
   );
   const engine = runEngine(base, s);
   const extras = { controller: s.provisioning.controller, address: engine.address };
-  const prepared = new Map<string, Prepared>();
+  // Paths depend on the rotation only through the balancer's share: one resolved cluster and
+  // one memo of traced classes per state apart from the rotation, one path list per epoch.
+  const prepared = new Map<string, { p: Prepared; scene: SceneOptions; memo: PathMemo }>();
   const pathCache = new Map<string, PathOption[]>();
   const pathsOf = (key: string, state: Epoch['state'], client: string): PathOption[] => {
     const ck = `${client}\n${key}`;
     let hit = pathCache.get(ck);
     if (!hit) {
-      let p = prepared.get(key);
-      const snap = snapshot(base, state, extras);
-      if (!p) {
-        p = prepare(snap.objects, snap.scene);
-        prepared.set(key, p);
+      const rest = JSON.stringify({ ...state, inRotation: [], announcingNode: null });
+      let prep = prepared.get(rest);
+      if (!prep) {
+        const snap = snapshot(base, state, extras);
+        prep = { p: prepare(snap.objects, snap.scene), scene: snap.scene, memo: newPathMemo() };
+        prepared.set(rest, prep);
       }
-      hit = computePaths(p, snap.scene, client);
+      // snapshot's scene differs between such states only in the rotation.
+      const scene: SceneOptions = { ...prep.scene, choices: { rotation: [...state.inRotation] } };
+      hit = fastPaths(prep.p, scene, client, prep.memo);
       pathCache.set(ck, hit);
     }
     return hit;

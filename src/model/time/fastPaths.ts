@@ -1,0 +1,239 @@
+/**
+ * {@link computePaths}'s answer with far fewer traces, for the time view's big clusters: an
+ * internet client's connection through the cloud balancer to N nodes × M endpoints has N × M
+ * paths, and {@link computePaths} traces every one of them (and generates every node's rules).
+ *
+ * What is traced instead, in the model's own terms:
+ * - The balancer's decision (one trace per epoch: it depends on the rotation).
+ * - Per class of entry node, one trace pinned to it: the node's kube-proxy endpoint decision
+ *   and its probabilities. Nodes of one class have the same readiness and the same endpoint
+ *   lists (`categorizeEndpoints`: the cluster list is every node's; the local list, used only
+ *   by a Local policy, is the node's own), so their rules hold the same endpoint choice for
+ *   this Service's traffic from the balancer.
+ * - Per (entry class, endpoint class), one trace pinned to both: an endpoint's class is where
+ *   its Pod runs relative to the entry node (the entry itself, or another node and whether that
+ *   node answers), its conditions and port. Endpoints of one class take the same steps on the
+ *   same kinds of node; only the Pod and its node differ, and those are read off the endpoint.
+ *
+ * Anything outside that shape (an in-cluster client, no balancer decision, an endpoint whose
+ * Pod is not found by its address or runs on the host network, an endpoint decision not on
+ * the entry node, a traced Pod other than the pinned endpoint's) is traced as
+ * {@link computePaths} does. `fastPaths.test.ts` checks both give the same list.
+ */
+import type { SceneOptions } from '../scenario/scene';
+import type { Cluster, ClusterNode, EndpointModel, ServiceModel } from '../scenario/cluster';
+import { servicePortKey } from '../scenario/cluster';
+import { categorizeEndpoints, endpointString } from '../kube-proxy/endpoints';
+import { pickService } from '../trace/trace';
+import type { Decision, Trace } from '../trace/types';
+import { computePaths, pathOf, traceWith } from './paths';
+import type { Prepared } from './paths';
+import type { PathOption } from './types';
+
+/** One entry class's traced facts, reusable by every epoch with the same cluster state. */
+interface EntryClass {
+  /** The entry trace's endpoint decision's candidates with probability > 0; null: no decision. */
+  candidates: { id: string; probability: number }[] | null;
+  /** Without an endpoint decision: the path of the trace pinned to the representative. */
+  noDecision?: PathOption;
+  /** Per endpoint class: a path traced through it and the endpoint it was pinned to. */
+  templates: Map<string, { path: PathOption; ep: EndpointModel }>;
+}
+
+/**
+ * What {@link fastPaths} learns about one prepared cluster state (objects and scene apart from
+ * the balancer's rotation), kept between epochs that share it.
+ */
+export interface PathMemo {
+  classes: Map<string, EntryClass>;
+  /** Set when the cluster is outside the fast path's shape: every call traces in full. */
+  full?: boolean;
+  index?: ClusterIndex;
+}
+
+/** A fresh, empty memo. */
+export function newPathMemo(): PathMemo {
+  return { classes: new Map() };
+}
+
+interface ClusterIndex {
+  svc: ServiceModel;
+  /** `ip:port` → the first endpoint listed with it (what the trace's decision finds). */
+  byId: Map<string, EndpointModel>;
+  all: EndpointModel[];
+  nodes: Map<string, ClusterNode>;
+  /** IP → the first Pod with it (`podByIP`). */
+  podByIP: Map<string, { key: string; nodeName: string }>;
+  nodeAddresses: Set<string>;
+  usesLocal: boolean;
+}
+
+function indexOf(cluster: Cluster, scene: SceneOptions): ClusterIndex {
+  const picked = pickService(cluster, scene.service);
+  const port = picked.ports.find((p) => p.name === scene.port) ?? picked.ports[0];
+  const all = cluster.endpoints[servicePortKey(picked, port?.name ?? '')] ?? [];
+  const byId = new Map<string, EndpointModel>();
+  for (const e of all) {
+    const id = endpointString(e);
+    if (!byId.has(id)) byId.set(id, e);
+  }
+  const podByIP = new Map<string, { key: string; nodeName: string }>();
+  for (const p of cluster.pods)
+    if (!podByIP.has(p.ip))
+      podByIP.set(p.ip, { key: `${p.namespace}/${p.name}`, nodeName: p.nodeName });
+  const nodeAddresses = new Set<string>();
+  for (const n of cluster.nodes)
+    for (const a of [n.internalIP, ...n.addresses]) nodeAddresses.add(a);
+  return {
+    svc: picked,
+    byId,
+    all,
+    nodes: new Map(cluster.nodes.map((n) => [n.name, n])),
+    podByIP,
+    nodeAddresses,
+    usesLocal: picked.externalTrafficPolicy === 'Local' || picked.internalTrafficPolicy === 'Local',
+  };
+}
+
+function decision(t: Trace, kind: Decision['kind']): { d: Decision; at: string } | undefined {
+  const s = t.steps.find((x) => x.decision?.kind === kind);
+  return s?.decision ? { d: s.decision, at: s.at } : undefined;
+}
+
+const conditions = (e: EndpointModel) =>
+  `${e.ready ? 1 : 0}${e.serving ? 1 : 0}${e.terminating ? 1 : 0}`;
+
+/** The entry node's class: its readiness and (under a Local policy) its own endpoint list. */
+function entryKey(ix: ClusterIndex, node: string): string {
+  const n = ix.nodes.get(node);
+  if (!n) return `?${node}`;
+  if (!ix.usesLocal) return n.ready ? 'up' : 'down';
+  const local = categorizeEndpoints(ix.all, ix.svc, node).local;
+  return `${n.ready ? 'up' : 'down'}|${local.map((e) => `${endpointString(e)}/${conditions(e)}`).join(',')}`;
+}
+
+/**
+ * The endpoint's class as seen from `entry`; null when it must be traced on its own (its Pod
+ * is not found by its address, is on another node than the slice says, or shares an address
+ * with a node).
+ */
+function endpointKey(ix: ClusterIndex, entry: string, ep: EndpointModel): string | null {
+  const pod = ix.podByIP.get(ep.ip);
+  if (!pod || pod.nodeName !== ep.nodeName || ix.nodeAddresses.has(ep.ip)) return null;
+  const where = ep.nodeName === entry ? 'self' : ix.nodes.get(ep.nodeName)?.ready ? 'up' : 'down';
+  return `${where}|${conditions(ep)}|${ep.port}`;
+}
+
+/** The path through `ep` read off a template traced through `t` (same class). */
+function fromTemplate(
+  ix: ClusterIndex,
+  t: { path: PathOption; ep: EndpointModel },
+  entry: string,
+  id: string,
+  ep: EndpointModel,
+  probability: number,
+): PathOption {
+  const delivered = t.path.outcome === 'delivered';
+  return {
+    lbTarget: entry,
+    entryNode: entry,
+    endpoint: id,
+    probability,
+    pod: delivered ? (ix.podByIP.get(ep.ip)?.key ?? null) : null,
+    podNode: delivered ? ep.nodeName : null,
+    crossNode: t.path.crossNode,
+    snat: t.path.snat,
+    outcome: t.path.outcome,
+  };
+}
+
+/**
+ * Every path a new connection from `client` can take under `scene` with its probability,
+ * exactly as {@link computePaths} finds them, tracing once per class of entry node and class
+ * of endpoint (see the file's comment). `memo` belongs to `p`: pass the same one for every
+ * scene (rotation) traced on `p`.
+ */
+export function fastPaths(
+  p: Prepared,
+  scene: SceneOptions,
+  client: string,
+  memo: PathMemo,
+): PathOption[] {
+  const c = p.cluster.clients.find((x) => x.name === client);
+  if (
+    memo.full ||
+    !c ||
+    c.nodeName ||
+    c.location !== 'Internet' ||
+    scene.dial.kind !== 'LoadBalancer'
+  )
+    return computePaths(p, scene, client);
+  const rotation = scene.choices.rotation;
+  const baseChoices = rotation ? { rotation } : {};
+  const first = traceWith(p, scene, client, baseChoices);
+  const lb = decision(first, 'lb-target');
+  if (!lb) return computePaths(p, scene, client);
+  const ix = (memo.index ??= indexOf(p.cluster, scene));
+  const out: PathOption[] = [];
+  for (const cand of lb.d.candidates) {
+    if (!(cand.probability > 0)) continue;
+    const entry = cand.id;
+    const share = cand.probability;
+    const ek = entryKey(ix, entry);
+    let cls = memo.classes.get(ek);
+    if (!cls) {
+      const t = traceWith(p, scene, client, { ...baseChoices, lbTarget: entry });
+      const ep = decision(t, 'endpoint');
+      const alone = ep ? undefined : pathOf(t, entry, entry, 1, null);
+      if ((ep && ep.at !== `node:${entry}`) || alone?.outcome === 'delivered') {
+        memo.full = true;
+        return computePaths(p, scene, client);
+      }
+      cls = {
+        candidates: ep
+          ? ep.d.candidates
+              .filter((x) => x.probability > 0)
+              .map((x) => ({ id: x.id, probability: x.probability }))
+          : null,
+        ...(alone ? { noDecision: alone } : {}),
+        templates: new Map(),
+      };
+      memo.classes.set(ek, cls);
+    }
+    if (!cls.candidates) {
+      out.push({
+        ...(cls.noDecision as PathOption),
+        lbTarget: entry,
+        entryNode: entry,
+        probability: share,
+      });
+      continue;
+    }
+    for (const x of cls.candidates) {
+      const probability = share * x.probability;
+      const ep = ix.byId.get(x.id);
+      const key = ep ? endpointKey(ix, entry, ep) : null;
+      const hit = key !== null ? cls.templates.get(key) : undefined;
+      if (hit && ep) {
+        out.push(fromTemplate(ix, hit, entry, x.id, ep, probability));
+        continue;
+      }
+      const pinned = traceWith(p, scene, client, {
+        ...baseChoices,
+        lbTarget: entry,
+        endpoint: x.id,
+      });
+      const path = pathOf(pinned, entry, entry, probability, x.id);
+      out.push(path);
+      // A template only when the trace ended where the endpoint says (else it stays one of a kind).
+      if (
+        key !== null &&
+        ep &&
+        (path.outcome !== 'delivered' ||
+          (path.pod === ix.podByIP.get(ep.ip)?.key && path.podNode === ep.nodeName))
+      )
+        cls.templates.set(key, { path, ep });
+    }
+  }
+  return out;
+}
