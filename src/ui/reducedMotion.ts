@@ -1,0 +1,26 @@
+import { useSyncExternalStore } from 'react';
+
+const QUERY = '(prefers-reduced-motion: reduce)';
+
+function media(): MediaQueryList | null {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function'
+    ? window.matchMedia(QUERY)
+    : null;
+}
+
+function subscribe(onChange: () => void): () => void {
+  const m = media();
+  m?.addEventListener('change', onChange);
+  return () => m?.removeEventListener('change', onChange);
+}
+
+const snapshot = () => media()?.matches ?? false;
+
+/**
+ * Whether the person asked for reduced motion (`prefers-reduced-motion: reduce`), following
+ * changes to the setting; `false` where there is no `matchMedia` (server, tests). The same
+ * answer framer-motion's `useReducedMotion` gives, without loading framer-motion.
+ */
+export function usePrefersReducedMotion(): boolean {
+  return useSyncExternalStore(subscribe, snapshot, () => false);
+}
