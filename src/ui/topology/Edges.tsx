@@ -1,16 +1,12 @@
-import { line } from 'd3-shape';
 import type { Candidate, Trace } from '../../model/trace/types';
 import type { Cluster } from '../../model/scenario/cluster';
 import { hopsUpTo } from '../traceView';
 import type { StageIds } from './Defs';
 import { url } from './Defs';
-import type { Point, TopologyLayout } from './layout';
+import type { TopologyLayout } from './layout';
 import { busLink, healthWire, route } from './route';
+import { polyline as path } from './polyline';
 import { SlotText } from './SlotText';
-
-const path = line<Point>()
-  .x((p) => p.x)
-  .y((p) => p.y);
 
 interface EdgesProps {
   layout: TopologyLayout;
@@ -49,15 +45,15 @@ export function Edges({
       <line className="bus" x1={l.bus.x1} x2={l.bus.x2} y1={l.bus.y1} y2={l.bus.y2} />
       <SlotText className="muted" at={l.bus.label} text="cluster network" />
       {l.nodes.map((n) => (
-        <path key={`net-${n.name}`} className="edge idle" d={path(busLink(l, n)) ?? ''} />
+        <path key={`net-${n.name}`} className="edge idle" d={path(busLink(l, n))} />
       ))}
-      {l.client && <path className="edge idle" d={path(route(l, 'client', 'lb')) ?? ''} />}
+      {l.client && <path className="edge idle" d={path(route(l, 'client', 'lb'))} />}
       {hasLb &&
         checks.map((c) => (
           <path
             key={`hc-${c.id}`}
             className={`edge health${c.failing ? ' failing' : ''}`}
-            d={path(healthWire(l, c.id === 'fold' ? (l.fold?.names[0] ?? '') : c.id)) ?? ''}
+            d={path(healthWire(l, c.id === 'fold' ? (l.fold?.names[0] ?? '') : c.id))}
             markerEnd={c.failing ? url(ids.cross) : undefined}
             data-health={c.id}
             data-failing={c.failing}
@@ -69,7 +65,7 @@ export function Edges({
           <path
             key={`${h.stepIndex}-${i}`}
             className={`edge used ${h.direction}${current ? ' current' : ''}`}
-            d={path(route(l, h.from, h.to, cluster)) ?? ''}
+            d={path(route(l, h.from, h.to, cluster))}
             markerEnd={url(h.direction === 'reply' ? ids.arrowReply : ids.arrowRequest)}
             data-hop={`${h.from}>${h.to}`}
           />
