@@ -1,14 +1,19 @@
 import { Suspense, lazy, useEffect, useRef } from 'react';
 import type { KeyboardEvent, ReactNode, Ref } from 'react';
 import { ErrorBoundary } from '../ErrorBoundary';
-import { ConntrackPanel } from './ConntrackPanel';
-import { PacketInspector } from './PacketInspector';
-import { RulePanel } from './RulePanel';
+import {
+  ConntrackPanel,
+  LazyPanel,
+  PacketInspector,
+  RulePanel,
+  useAfterFirstPaint,
+} from './lazyPanels';
 import { NodePicker } from './NodePicker';
 import { WalkthroughPanel } from './WalkthroughPanel';
 import './panels.css';
 
-// The rules listing (its explanations, the diff library) loads when the tab first opens.
+// The rules listing (its explanations, the diff library) is its own chunk, loaded after the
+// first paint.
 const RulesPanel = lazy(() => import('./RulesPanel').then((m) => ({ default: m.RulesPanel })));
 
 /** The side column's tabs; each id is also its panel's `data-testid` (e2e). */
@@ -92,6 +97,8 @@ function TabPanel({
 export function DetailsTabs({ tab, onTab }: { tab: DetailTab; onTab: (tab: DetailTab) => void }) {
   const tabs = useRef<Partial<Record<DetailTab, HTMLButtonElement | null>>>({});
   const rules = useRef<HTMLDivElement>(null);
+  // The hidden tabs' panels mount after the first paint (their code is not in the first load).
+  const late = useAfterFirstPaint();
   useEffect(() => {
     if (tab === 'rules') revealCurrentRule(rules.current);
   }, [tab]);
@@ -130,24 +137,27 @@ export function DetailsTabs({ tab, onTab }: { tab: DetailTab; onTab: (tab: Detai
         <WalkthroughPanel />
       </TabPanel>
       <TabPanel tab="inspector" open={tab === 'inspector'}>
-        <PacketInspector />
+        <LazyPanel mounted={late || tab === 'inspector'}>
+          <PacketInspector />
+        </LazyPanel>
       </TabPanel>
       <TabPanel tab="rule" open={tab === 'rule'}>
-        <RulePanel />
+        <LazyPanel mounted={late || tab === 'rule'}>
+          <RulePanel />
+        </LazyPanel>
       </TabPanel>
       <TabPanel tab="conntrack" open={tab === 'conntrack'}>
-        <ConntrackPanel />
+        <LazyPanel mounted={late || tab === 'conntrack'}>
+          <ConntrackPanel />
+        </LazyPanel>
       </TabPanel>
       <TabPanel tab="rules" open={tab === 'rules'} panelRef={rules}>
         <div className="tab-toolbar">
           <NodePicker />
         </div>
-        {/* Mounted while open: a big node's listing is tens of thousands of lines. */}
-        {tab === 'rules' && (
-          <Suspense fallback={<p className="empty">Loading the rules…</p>}>
-            <RulesPanel />
-          </Suspense>
-        )}
+        <Suspense fallback={<p className="empty">Loading the rules…</p>}>
+          <RulesPanel />
+        </Suspense>
       </TabPanel>
     </section>
   );
