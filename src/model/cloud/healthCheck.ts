@@ -44,9 +44,27 @@ export function localReadyEndpoints(
 }
 
 /**
+ * {@link localReadyEndpoints} for every node at once, by node name (nodes without a local
+ * ready endpoint are absent): one pass over the endpoints instead of one per node.
+ */
+export function localReadyEndpointCounts(cluster: Cluster, svc: ServiceModel): Map<string, number> {
+  const counts = new Map<string, number>();
+  const port = svc.ports[0];
+  if (!port) return counts;
+  for (const e of cluster.endpoints[servicePortKey(svc, port.name)] ?? [])
+    if (e.ready) counts.set(e.nodeName, (counts.get(e.nodeName) ?? 0) + 1);
+  return counts;
+}
+
+/**
  * Options of a probe in time (issue 6); all optional, the defaults give the timeless answer.
  */
 export interface ProbeOptions {
+  /**
+   * The node's {@link localReadyEndpoints}, when the caller has counted them already (e.g.
+   * with {@link localReadyEndpointCounts} for every node); counted from the cluster when unset.
+   */
+  localReadyEndpoints?: number;
   /**
    * Under Cluster policy: `healthz` (kube-proxy's `:10256/healthz`, the default) or
    * `nodePort` (a TCP connect to the Service's NodePort: it succeeds when the node answers
@@ -95,7 +113,7 @@ export function probeNode(
       summary: 'no answer (node down)',
     };
   if (local) {
-    const n = localReadyEndpoints(cluster, svc, node);
+    const n = options.localReadyEndpoints ?? localReadyEndpoints(cluster, svc, node);
     const body = [
       '{',
       `\t"service": {`,

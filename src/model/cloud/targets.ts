@@ -8,7 +8,7 @@
 import type { Cluster, ServiceModel } from '../scenario/cluster';
 import type { Candidate } from '../trace/types';
 import { excludedFromCloudBalancer } from './exclude';
-import { probeNode } from './healthCheck';
+import { localReadyEndpointCounts, probeNode } from './healthCheck';
 
 /**
  * Every target with its share of new connections; the shares of eligible targets sum to 1.
@@ -20,11 +20,15 @@ export function targetCandidates(
   svc: ServiceModel,
   rotation?: readonly string[],
 ): Candidate[] {
-  const probes = cluster.nodes.map((n) => probeNode(cluster, svc, n));
+  const counts = localReadyEndpointCounts(cluster, svc);
+  const probes = cluster.nodes.map((n) =>
+    probeNode(cluster, svc, n, { localReadyEndpoints: counts.get(n.name) ?? 0 }),
+  );
   if (rotation) {
-    const inRotation = probes.filter((p) => rotation.includes(p.node)).length;
+    const rotating = new Set(rotation);
+    const inRotation = probes.filter((p) => rotating.has(p.node)).length;
     return probes.map((p) => {
-      const eligible = rotation.includes(p.node);
+      const eligible = rotating.has(p.node);
       return {
         id: p.node,
         label: p.node,

@@ -24,10 +24,11 @@ export function endpointString(ep: EndpointModel): string {
   return hostPort(ep.ip, ep.port);
 }
 
-function byEndpoint(a: EndpointModel, b: EndpointModel): number {
-  const x = endpointString(a);
-  const y = endpointString(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+/** `list` sorted by `ip:port` string, each key computed once (a stable sort, as before). */
+function sortedByEndpoint(list: readonly EndpointModel[]): EndpointModel[] {
+  const keyed = list.map((ep) => ({ ep, key: endpointString(ep) }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.ep);
 }
 
 function usable(list: EndpointModel[]): EndpointModel[] {
@@ -44,7 +45,7 @@ export function categorizeEndpoints(
   svc: ServiceModel,
   nodeName: string,
 ): CategorizedEndpoints {
-  const sorted = [...endpoints].sort(byEndpoint);
+  const sorted = sortedByEndpoint(endpoints);
   const hasAny = sorted.some((e) => e.ready || (e.serving && e.terminating));
   const usesLocal = svc.externalTrafficPolicy === 'Local' || svc.internalTrafficPolicy === 'Local';
   const usesCluster =
@@ -54,14 +55,18 @@ export function categorizeEndpoints(
     svc.externalTrafficPolicy === 'Local';
   const cluster = usesCluster ? usable(sorted) : [];
   const local = usesLocal ? usable(sorted.filter((e) => e.nodeName === nodeName)) : [];
+  // `cluster` is sorted already: the union needs sorting only when `local` adds to it.
   const seen = new Set<string>();
-  const allReachable = [...cluster, ...local]
-    .filter((e) => {
+  const union: EndpointModel[] = [];
+  let added = false;
+  for (const list of [cluster, local])
+    for (const e of list) {
       const k = endpointString(e);
-      if (seen.has(k)) return false;
+      if (seen.has(k)) continue;
       seen.add(k);
-      return true;
-    })
-    .sort(byEndpoint);
+      union.push(e);
+      if (list === local) added = true;
+    }
+  const allReachable = added ? sortedByEndpoint(union) : union;
   return { cluster, local, allReachable, hasAny };
 }

@@ -75,7 +75,7 @@ function resolvePod(pod: Pod): ClusterPod {
     name: pod.metadata?.name ?? '',
     ip: pod.status?.podIP ?? '',
     nodeName: pod.spec?.nodeName ?? '',
-    labels: pod.metadata?.labels ?? {},
+    labels: { ...pod.metadata?.labels },
     ready: pod.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True',
   };
 }
@@ -124,7 +124,7 @@ function resolveService(svc: Service): ServiceModel {
     affinityTimeoutSeconds: spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? 10800,
     loadBalancerSourceRanges:
       type === 'LoadBalancer' ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()) : [],
-    externalIPs: spec.externalIPs ?? [],
+    externalIPs: [...(spec.externalIPs ?? [])],
     ingress: type === 'LoadBalancer' ? ingress : [],
   };
 }
@@ -177,7 +177,7 @@ function resolveKubeProxy(
     // kube-proxy's default is empty: no local-traffic detector, so no `! -s <clusterCIDR>` rules.
     clusterCIDR: cfg?.clusterCIDR ?? '',
     detectLocalMode: cfg?.detectLocalMode ? cfg.detectLocalMode : 'ClusterCIDR',
-    nodePortAddresses: cfg?.nodePortAddresses ?? [],
+    nodePortAddresses: [...(cfg?.nodePortAddresses ?? [])],
     masqueradeBit: cfg?.iptables?.masqueradeBit ?? 14,
     masqueradeAll: cfg?.iptables?.masqueradeAll ?? false,
     localhostNodePorts: cfg?.iptables?.localhostNodePorts ?? true,

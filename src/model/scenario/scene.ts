@@ -84,70 +84,93 @@ export const DEFAULT_HEALTH_CHECK_NODE_PORT = 32191;
  * - A failed node: its `Ready` condition becomes `Unknown` (the node lifecycle controller's
  *   "NodeStatusUnknown"), its Pods lose `Ready`, and their endpoints become
  *   `ready: false, serving: false` — what the control plane publishes once it notices.
+ *
+ * Copy on write: an object a toggle changes is copied (deeply, or along the path that
+ * changes), every other object is the input's own, so a 10,000-Pod cluster costs only the
+ * objects the scene touches. Treat the result as read-only, like the input.
  */
 export function applyScene(
   objects: readonly ScenarioObject[],
   scene: SceneOptions,
 ): ScenarioObject[] {
   const failed = new Set(scene.failedNodes);
-  const out = structuredClone(objects) as ScenarioObject[];
   const failedPods = new Set<string>();
-  for (const o of out) {
-    if (o.kind === 'Pod' && failed.has(o.spec?.nodeName ?? '')) {
-      failedPods.add(`${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`);
-      if (o.status)
-        o.status.conditions = (o.status.conditions ?? []).map((c) =>
-          c.type === 'Ready' ? { ...c, status: 'False' } : c,
-        );
-    }
-  }
-  for (const o of out) {
+  if (failed.size > 0)
+    for (const o of objects)
+      if (o.kind === 'Pod' && failed.has(o.spec?.nodeName ?? ''))
+        failedPods.add(`${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`);
+  return objects.map((o) => {
     switch (o.kind) {
+      case 'Pod': {
+        if (!failed.has(o.spec?.nodeName ?? '') || !o.status) return o;
+        return {
+          ...o,
+          status: {
+            ...o.status,
+            conditions: (o.status.conditions ?? []).map((c) =>
+              c.type === 'Ready' ? { ...c, status: 'False' } : c,
+            ),
+          },
+        };
+      }
       case 'Service': {
-        if (o.spec?.type !== 'LoadBalancer') break;
-        o.spec.externalTrafficPolicy = scene.externalTrafficPolicy;
+        if (o.spec?.type !== 'LoadBalancer') return o;
+        const svc = structuredClone(o);
+        const spec = svc.spec as NonNullable<typeof svc.spec>;
+        spec.externalTrafficPolicy = scene.externalTrafficPolicy;
         if (scene.externalTrafficPolicy === 'Local')
-          o.spec.healthCheckNodePort ??= DEFAULT_HEALTH_CHECK_NODE_PORT;
-        else delete o.spec.healthCheckNodePort;
-        if (!scene.published) (o as { status?: unknown }).status = { loadBalancer: {} };
+          spec.healthCheckNodePort ??= DEFAULT_HEALTH_CHECK_NODE_PORT;
+        else delete spec.healthCheckNodePort;
+        if (!scene.published) (svc as { status?: unknown }).status = { loadBalancer: {} };
         else
-          for (const ing of o.status?.loadBalancer?.ingress ?? [])
+          for (const ing of svc.status?.loadBalancer?.ingress ?? [])
             if (ing.ip) ing.ipMode = scene.ipMode;
-        break;
+        return svc;
       }
       case 'Node': {
-        if (!failed.has(o.metadata?.name ?? '')) break;
-        if (o.status)
-          o.status.conditions = (o.status.conditions ?? []).map((c) =>
-            c.type === 'Ready'
-              ? {
-                  ...c,
-                  status: 'Unknown',
-                  reason: 'NodeStatusUnknown',
-                  message: 'Kubelet stopped posting node status.',
-                }
-              : c,
-          );
-        break;
+        if (!failed.has(o.metadata?.name ?? '') || !o.status) return o;
+        return {
+          ...o,
+          status: {
+            ...o.status,
+            conditions: (o.status.conditions ?? []).map((c) =>
+              c.type === 'Ready'
+                ? {
+                    ...c,
+                    status: 'Unknown',
+                    reason: 'NodeStatusUnknown',
+                    message: 'Kubelet stopped posting node status.',
+                  }
+                : c,
+            ),
+          },
+        };
       }
       case 'EndpointSlice': {
-        for (const ep of o.endpoints ?? []) {
+        if (failed.size === 0 || !o.endpoints) return o;
+        const down = (ep: NonNullable<typeof o.endpoints>[number]) => {
           const ref = ep.targetRef;
-          const podKey = `${ref?.namespace ?? 'default'}/${ref?.name ?? ''}`;
-          if (failed.has(ep.nodeName ?? '') || failedPods.has(podKey))
-            ep.conditions = { ready: false, serving: false, terminating: false };
-        }
-        break;
+          return (
+            failed.has(ep.nodeName ?? '') ||
+            failedPods.has(`${ref?.namespace ?? 'default'}/${ref?.name ?? ''}`)
+          );
+        };
+        if (!o.endpoints.some(down)) return o;
+        return {
+          ...o,
+          endpoints: o.endpoints.map((ep) =>
+            down(ep)
+              ? { ...ep, conditions: { ready: false, serving: false, terminating: false } }
+              : ep,
+          ),
+        };
       }
       case 'CloudLoadBalancer':
-        o.spec.delivery = scene.delivery;
-        break;
+        return { ...o, spec: { ...o.spec, delivery: scene.delivery } };
       case 'KubeProxyConfiguration':
-        if (scene.proxyMode) o.mode = scene.proxyMode;
-        break;
+        return scene.proxyMode ? { ...o, mode: scene.proxyMode } : o;
       default:
-        break;
+        return o;
     }
-  }
-  return out;
+  });
 }

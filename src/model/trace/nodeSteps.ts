@@ -4,7 +4,7 @@
  * DNATed, dropped, masqueraded — and carries the rules matched since the previous step as
  * its chain trail.
  */
-import type { Cluster, ClusterNode, ServiceModel } from '../scenario/cluster';
+import type { Cluster, ClusterNode, EndpointModel, ServiceModel } from '../scenario/cluster';
 import { servicePortKey } from '../scenario/cluster';
 import type { HitRole, ModeHit, ModeProcessing, ProxyMode } from '../kube-proxy/types';
 import { endpointString } from '../kube-proxy/endpoints';
@@ -34,8 +34,15 @@ function decisionFor(ctx: NodeStepContext, hit: ModeHit): Decision | undefined {
   const choice = hit.choice;
   if (!choice) return undefined;
   const all = ctx.cluster.endpoints[servicePortKey(ctx.svc, ctx.svc.ports[0]?.name ?? '')] ?? [];
+  // `ip:port` → the first endpoint listed with it (what a search of `all` would find).
+  const ids = all.map(endpointString);
+  const byId = new Map<string, EndpointModel>();
+  all.forEach((e, i) => {
+    const id = ids[i] as string;
+    if (!byId.has(id)) byId.set(id, e);
+  });
   const candidates: Candidate[] = choice.options.map((o) => {
-    const ep = all.find((e) => endpointString(e) === o.endpoint);
+    const ep = byId.get(o.endpoint);
     return {
       id: o.endpoint,
       label: `${o.endpoint}${ep ? ` (${ep.nodeName})` : ''}`,
@@ -46,12 +53,10 @@ function decisionFor(ctx: NodeStepContext, hit: ModeHit): Decision | undefined {
     };
   });
   const inRules = new Set(candidates.map((c) => c.id));
-  const localOnly = choice.options.every(
-    (o) => all.find((e) => endpointString(e) === o.endpoint)?.nodeName === ctx.node.name,
-  );
-  for (const ep of all) {
-    const id = endpointString(ep);
-    if (inRules.has(id)) continue;
+  const localOnly = choice.options.every((o) => byId.get(o.endpoint)?.nodeName === ctx.node.name);
+  all.forEach((ep, i) => {
+    const id = ids[i] as string;
+    if (inRules.has(id)) return;
     candidates.push({
       id,
       label: `${id} (${ep.nodeName})`,
@@ -64,7 +69,7 @@ function decisionFor(ctx: NodeStepContext, hit: ModeHit): Decision | undefined {
           : 'not used here',
       nodeName: ep.nodeName,
     });
-  }
+  });
   const chosen = candidates[choice.chosen]?.id ?? '';
   return { kind: 'endpoint', candidates, chosen, pinned: ctx.pinnedEndpoint === chosen };
 }

@@ -31,9 +31,18 @@ export function endpointSet(list: readonly EndpointModel[]): EndpointModel[] {
  * `-m comment` out of the KUBE-SEP- rules and of the KUBE-SVC-/KUBE-SVL- rules that jump to them.
  */
 export function isLargeCluster(cluster: Cluster): boolean {
+  // Counts distinct `ip:port`s per service port (as endpointSet keeps them), stopping as soon
+  // as the threshold is passed: a 10,000-endpoint cluster is known large after 1,001.
   let total = 0;
   for (const svc of cluster.services)
-    for (const port of svc.ports)
-      total += endpointSet(cluster.endpoints[servicePortKey(svc, port.name)] ?? []).length;
-  return total > LARGE_CLUSTER_ENDPOINTS_THRESHOLD;
+    for (const port of svc.ports) {
+      const seen = new Set<string>();
+      for (const ep of cluster.endpoints[servicePortKey(svc, port.name)] ?? []) {
+        const key = endpointString(ep);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (++total > LARGE_CLUSTER_ENDPOINTS_THRESHOLD) return true;
+      }
+    }
+  return false;
 }

@@ -6,14 +6,33 @@
  * alphabet), first 16 characters — iptables chain names must be ≤ 28 characters.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { base32 } from '@scure/base';
+import { memoize } from '../memo';
 
 const encoder = new TextEncoder();
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
-/** First 16 base32 characters of SHA-256(`input`). */
-function hash16(input: string): string {
-  return base32.encode(sha256(encoder.encode(input))).slice(0, 16);
-}
+/**
+ * First 16 RFC 4648 base32 characters (standard alphabet) of SHA-256(`input`): 16 × 5 bits
+ * are exactly the digest's first 10 bytes, so only those are encoded. Memoised: a cluster's
+ * chain names are the same on every node and in every run.
+ */
+const hash16 = memoize((input: string): string => {
+  const d = sha256(encoder.encode(input));
+  let out = '';
+  for (let i = 0; i < 10; i += 5) {
+    // 5 bytes = 40 bits = 8 characters; two 20-bit halves keep the arithmetic in int range.
+    const hi = ((d[i] as number) << 12) | ((d[i + 1] as number) << 4) | ((d[i + 2] as number) >> 4);
+    const lo =
+      (((d[i + 2] as number) & 15) << 16) | ((d[i + 3] as number) << 8) | (d[i + 4] as number);
+    for (const v of [hi, lo])
+      out +=
+        ALPHABET[(v >> 15) & 31]! +
+        ALPHABET[(v >> 10) & 31]! +
+        ALPHABET[(v >> 5) & 31]! +
+        ALPHABET[v & 31]!;
+  }
+  return out;
+});
 
 /**
  * The 16-character suffix shared by a service port's KUBE-SVC-, KUBE-SVL-, KUBE-EXT- and

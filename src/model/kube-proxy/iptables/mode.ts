@@ -17,6 +17,7 @@ import { generateIptables } from './generate';
 import { processPacket } from './pipeline';
 import type { IptablesRuleset, Rule } from './rule';
 import type { Hit, StatisticOption } from './walk';
+import { findChain } from './walk';
 
 /** The role of a matched iptables rule, from the chain it is in and where it jumps. */
 function roleOf(rule: Rule, seenChains: ReadonlySet<string>): HitRole | undefined {
@@ -42,9 +43,7 @@ function roleOf(rule: Rule, seenChains: ReadonlySet<string>): HitRole | undefine
 
 /** The `ip:port` a KUBE-SEP chain DNATs to. */
 function sepEndpoint(rs: IptablesRuleset, sep: string): string {
-  const dnat = rs.tables.nat
-    .find((c) => c.name === sep)
-    ?.rules.find((r) => r.target.kind === 'DNAT');
+  const dnat = findChain(rs, 'nat', sep)?.rules.find((r) => r.target.kind === 'DNAT');
   return dnat?.target.kind === 'DNAT' ? dnat.target.to : sep;
 }
 

@@ -14,6 +14,7 @@
 import type { Protocol } from '../../net/ip';
 import type { RuleLine } from '../types';
 import { goFixed, goHex08 } from './goFormat';
+import { memoize } from '../memo';
 
 /** Netfilter tables kube-proxy writes in iptables mode. */
 export type Table = 'filter' | 'nat';
@@ -95,8 +96,11 @@ export function formatMark(v: number): string {
  * proxier.go), which is what iptables parses.
  */
 export function formatWrittenProbability(p: number): string {
-  return goFixed(p, 10);
+  return written10(p);
 }
+
+// A cascade of n endpoints uses the n values 1/n … 1/2 on every node: format each once.
+const written10 = memoize((p: number) => goFixed(p, 10));
 
 /**
  * The masquerade mark as kube-proxy writes it: `fmt.Sprintf("%#08x", 1<<masqueradeBit)`
@@ -115,18 +119,25 @@ function written(p: number): number {
  * iptables-save prints it (`%.11f`): 1/3 → `0.33333333349`.
  */
 export function formatSavedProbability(p: number): string {
+  return saved11(p);
+}
+
+const saved11 = memoize((p: number) => {
   const stored = Math.round(written(p) * 0x80000000);
   return (stored / 0x80000000).toFixed(11);
-}
+});
 
 /** The probability the kernel applies for a `--probability p` rule (after 31-bit rounding). */
 export function effectiveProbability(p: number): number {
-  return Math.round(written(p) * 0x80000000) / 0x80000000;
+  return effective(p);
 }
 
-function quote(s: string): string {
-  return /^[A-Za-z0-9_-]+$/.test(s) ? s : `"${s.replace(/(["\\])/g, '\\$1')}"`;
-}
+const effective = memoize((p: number) => Math.round(written(p) * 0x80000000) / 0x80000000);
+
+// Comments repeat across rules and nodes (a Service's name, one text per endpoint): quote once.
+const quote = memoize((s: string): string =>
+  /^[A-Za-z0-9_-]+$/.test(s) ? s : `"${s.replace(/(["\\])/g, '\\$1')}"`,
+);
 
 function withPrefix(cidr: string): string {
   return cidr.includes('/') ? cidr : `${cidr}/32`;
@@ -190,14 +201,16 @@ function targetText(t: Target): string {
  * (`-m tcp --dport N`) is printed where kube-proxy loaded it, after the comment.
  */
 export function ruleText(chain: string, matches: Match[], target: Target): string {
-  const src: string[] = [];
-  const dst: string[] = [];
+  // `-s`/`-d` texts, the protocol, and the rest in order (a `dport` joins the protocol's match
+  // module, wherever that was loaded). One `join` gives a flat string, not a rope of pieces.
+  const parts = [`-A ${chain}`];
+  let dsts: string[] | undefined;
+  let proto = '';
   const rest: string[] = [];
-  let proto: Protocol | undefined;
   let protoMatch = -1;
   for (const m of matches) {
-    if (m.kind === 'src') src.push(matchText(m));
-    else if (m.kind === 'dst') dst.push(matchText(m));
+    if (m.kind === 'src') parts.push(matchText(m));
+    else if (m.kind === 'dst') (dsts ??= []).push(matchText(m));
     else if (m.kind === 'proto') {
       // kube-proxy writes `-m tcp -p tcp`: the protocol's match module is loaded (and
       // printed, even with no options) where it was given.
@@ -208,9 +221,9 @@ export function ruleText(chain: string, matches: Match[], target: Target): strin
       else rest.push(`-m tcp ${matchText(m)}`);
     } else rest.push(matchText(m));
   }
-  const parts = [`-A ${chain}`, ...src, ...dst];
+  if (dsts) for (const d of dsts) parts.push(d);
   if (proto) parts.push(`-p ${proto}`);
-  parts.push(...rest);
+  for (const r of rest) parts.push(r);
   const tt = targetText(target);
   if (tt) parts.push(tt);
   return parts.join(' ');
@@ -222,9 +235,7 @@ export function ruleText(chain: string, matches: Match[], target: Target): strin
  * service port name in KUBE-NODEPORTS and KUBE-SEP- chains (`appendServiceCommentLocked`),
  * which never contains a space, is written unquoted.
  */
-function restoreComment(text: string): string {
-  return /\s/.test(text) ? `"${text}"` : text;
-}
+const restoreComment = memoize((text: string): string => (/\s/.test(text) ? `"${text}"` : text));
 
 /** Prints one match as kube-proxy writes it. */
 function restoreMatch(m: Match, mark: (v: number) => string): string {
@@ -289,11 +300,52 @@ export function restoreText(
   target: Target,
   mark: (v: number) => string = formatKubeProxyMark,
 ): string {
-  const parts = [`-A ${chain}`, ...matches.map((m) => restoreMatch(m, mark))];
+  const parts = [`-A ${chain}`];
+  for (const m of matches) parts.push(restoreMatch(m, mark));
   const tt = restoreTarget(target, mark);
   if (tt) parts.push(tt);
   return parts.join(' ');
 }
+
+/** A rule to write: its matches and target (the writer adds the id and both texts). */
+export interface RuleSpec {
+  matches: Match[];
+  target: Target;
+}
+
+function makeRule(
+  table: Table,
+  chain: string,
+  index: number,
+  matches: Match[],
+  target: Target,
+  mark: (v: number) => string,
+): Rule {
+  return {
+    id: `${table}/${chain}/${index}`,
+    table,
+    chain,
+    index,
+    matches,
+    target,
+    text: ruleText(chain, matches, target),
+    restore: restoreText(chain, matches, target, mark),
+  };
+}
+
+/** Whether a rule's text depends on how the writer prints the masquerade mark. */
+function usesMark(r: Rule): boolean {
+  return r.target.kind === 'MARK' || r.matches.some((m) => m.kind === 'mark');
+}
+
+/**
+ * Runs of rules written by {@link RuleWriter.addRun}, by table, chain, first index and key.
+ * A run's rules are the same objects on every node and in every later run with that key (a
+ * 10,000-endpoint Service's KUBE-SEP- chains and its KUBE-SVC- cascade are written once, not
+ * once per node and per toggle). Bounded: about 40,000 runs (endpoints) before it starts afresh.
+ */
+const runStore = new Map<string, Rule[]>();
+const RUN_LIMIT = 40_000;
 
 /** Collects the rules of one rule set; `add` assigns ids and both texts. */
 export class RuleWriter {
@@ -311,21 +363,46 @@ export class RuleWriter {
     return c;
   }
 
+  private last: Chain | undefined;
+
+  private chainFor(table: Table, chain: string): Chain {
+    // Rules mostly come in runs on one chain: skip the lookup for the same chain again.
+    const last = this.last;
+    if (last !== undefined && last.name === chain && last.table === table) return last;
+    return (this.last = this.chain(table, chain));
+  }
+
   /** Appends a rule to `table`/`chain`, declaring the chain if needed. */
   add(table: Table, chain: string, matches: Match[], target: Target): Rule {
-    const c = this.chain(table, chain);
-    const rule: Rule = {
-      id: `${table}/${chain}/${c.rules.length}`,
-      table,
-      chain,
-      index: c.rules.length,
-      matches,
-      target,
-      text: ruleText(chain, matches, target),
-      restore: restoreText(chain, matches, target, this.mark),
-    };
+    const c = this.chainFor(table, chain);
+    const rule = makeRule(table, chain, c.rules.length, matches, target, this.mark);
     c.rules.push(rule);
     return rule;
+  }
+
+  /**
+   * Appends the rules `specs()` gives to `table`/`chain`, exactly as {@link add} would one by
+   * one, reusing the very same rule objects whenever a run with the same `key` was written at
+   * the same place before (on another node, or in an earlier run of the model).
+   * @param key must determine `specs()` completely (the caller's promise): the same key, table,
+   *   chain and starting index always give the same rules. Runs whose rules print the
+   *   masquerade mark are never reused (the mark's spelling is the writer's).
+   */
+  addRun(table: Table, chain: string, key: string, specs: () => RuleSpec[]): void {
+    const c = this.chainFor(table, chain);
+    const start = c.rules.length;
+    const full = `${table}\u0000${chain}\u0000${start}\u0000${key}`;
+    let rules = runStore.get(full);
+    if (!rules) {
+      rules = specs().map((s, i) =>
+        makeRule(table, chain, start + i, s.matches, s.target, this.mark),
+      );
+      if (!rules.some(usesMark)) {
+        if (runStore.size >= RUN_LIMIT) runStore.clear();
+        runStore.set(full, rules);
+      }
+    }
+    for (const r of rules) c.rules.push(r);
   }
 }
 
@@ -338,14 +415,17 @@ export const BUILTIN_CHAINS: Record<Table, string[]> = {
 /** The lines of one table as `iptables-save -t <table>` prints them, rules tagged with their id. */
 function tableLines(chains: Chain[], table: Table): RuleLine[] {
   const lines: RuleLine[] = [{ text: `*${table}` }];
-  for (const c of chains)
+  const keys = chains.map((c) => `${table}/${c.name}`);
+  chains.forEach((c, i) =>
     lines.push({
       text: c.builtin ? `:${c.name} ACCEPT [0:0]` : `:${c.name} - [0:0]`,
-      chain: `${table}/${c.name}`,
-    });
-  for (const c of chains)
-    for (const r of c.rules)
-      lines.push({ text: r.text, ruleId: r.id, chain: `${table}/${c.name}` });
+      chain: keys[i] as string,
+    }),
+  );
+  chains.forEach((c, i) => {
+    const chain = keys[i] as string;
+    for (const r of c.rules) lines.push({ text: r.text, ruleId: r.id, chain });
+  });
   lines.push({ text: 'COMMIT' });
   return lines;
 }
@@ -388,7 +468,7 @@ export function finishRuleset(
   return {
     mode: 'iptables',
     nodeName,
-    lines: [...tableLines(filter, 'filter'), ...tableLines(nat, 'nat')],
+    lines: tableLines(filter, 'filter').concat(tableLines(nat, 'nat')),
     tables: { filter, nat },
     masqueradeMark,
   };

@@ -3,12 +3,12 @@
  * kubernetes/kubernetes `pkg/proxy/iptables/proxier.go` (`syncProxyRules`,
  * `writeServiceToEndpointRules`), read at danwinship/kubernetes@07c76c3a11bef9f4a6de65237bc91adc2c5b50ee.
  */
-import type { Cluster, ClusterNode, ServiceModel } from '../../scenario/cluster';
+import type { Cluster, ClusterNode, EndpointModel, ServiceModel } from '../../scenario/cluster';
 import { servicePortKey } from '../../scenario/cluster';
 import { cidrContains } from '../../net/ip';
 import { categorizeEndpoints, endpointString } from '../endpoints';
 import { endpointChainName, serviceChainNames } from './hash';
-import type { Match, RuleWriter } from './rule';
+import type { Match, RuleSpec, RuleWriter } from './rule';
 import { comment as c, jump } from './build';
 import { endpointSet } from './endpointSet';
 
@@ -267,44 +267,62 @@ export function writeServiceRules(w: RuleWriter, ctx: ServiceRuleContext, svc: S
       });
     }
 
+    // Each endpoint's `ip:port` and KUBE-SEP- chain, worked out once for all the lists.
+    const sepNames = new Map<EndpointModel, { ip: string; sep: string }>();
+    const named = (ep: EndpointModel) => {
+      let n = sepNames.get(ep);
+      if (!n) {
+        const ipPort = endpointString(ep);
+        n = { ip: ipPort, sep: endpointChainName(S, p, ipPort) };
+        sepNames.set(ep, n);
+      }
+      return n;
+    };
+    const affinity = svc.sessionAffinity === 'ClientIP';
+    // What the load-balancing and endpoint rules depend on besides the endpoints: they are the
+    // same on every node, so the writer reuses them (see RuleWriter.addRun).
+    const runKey = `${S}\u0000${p}\u0000${ctx.largeClusterMode ? 1 : 0}${affinity ? `\u0000${svc.affinityTimeoutSeconds}` : ''}`;
     const writeLB = (chain: string, list: typeof eps.cluster) => {
       w.chain('nat', chain);
-      if (svc.sessionAffinity === 'ClientIP')
-        for (const ep of list) {
-          const sep = endpointChainName(S, p, endpointString(ep));
-          w.add(
-            'nat',
-            chain,
-            [
-              ...epComment(`${S} -> ${endpointString(ep)}`),
-              { kind: 'recent', name: sep, mode: 'rcheck', seconds: svc.affinityTimeoutSeconds },
-            ],
-            jump(sep),
-          );
-        }
-      list.forEach((ep, i) => {
-        const sep = endpointChainName(S, p, endpointString(ep));
-        const m: Match[] = epComment(`${S} -> ${endpointString(ep)}`);
-        if (i < list.length - 1) m.push({ kind: 'statistic', probability: 1 / (list.length - i) });
-        w.add('nat', chain, m, jump(sep));
+      const members = list.map(named);
+      w.addRun('nat', chain, `${runKey}\u0000${members.map((e) => e.ip).join(',')}`, () => {
+        const specs: RuleSpec[] = [];
+        if (affinity)
+          for (const { ip, sep } of members)
+            specs.push({
+              matches: [
+                ...epComment(`${S} -> ${ip}`),
+                { kind: 'recent', name: sep, mode: 'rcheck', seconds: svc.affinityTimeoutSeconds },
+              ],
+              target: jump(sep),
+            });
+        members.forEach(({ ip, sep }, i) => {
+          const m: Match[] = epComment(`${S} -> ${ip}`);
+          if (i < members.length - 1)
+            m.push({ kind: 'statistic', probability: 1 / (members.length - i) });
+          specs.push({ matches: m, target: jump(sep) });
+        });
+        return specs;
       });
     };
     if (usesClusterChain) writeLB(names.svc, eps.cluster);
     if (usesLocalChain) writeLB(names.svl, eps.local);
 
     for (const ep of eps.allReachable) {
-      const sep = endpointChainName(S, p, endpointString(ep));
+      const { ip: ipPort, sep } = named(ep);
       w.chain('nat', sep);
-      w.add(
-        'nat',
-        sep,
-        [...epComment(S), { kind: 'src', cidr: ep.ip, not: false }],
-        jump('KUBE-MARK-MASQ'),
-      );
-      const m: Match[] = epComment(S);
-      if (svc.sessionAffinity === 'ClientIP') m.push({ kind: 'recent', name: sep, mode: 'set' });
-      m.push(proto);
-      w.add('nat', sep, m, { kind: 'DNAT', to: endpointString(ep) });
+      w.addRun('nat', sep, `${runKey}\u0000${ipPort}\u0000${ep.ip}`, () => {
+        const m: Match[] = epComment(S);
+        if (affinity) m.push({ kind: 'recent', name: sep, mode: 'set' });
+        m.push(proto);
+        return [
+          {
+            matches: [...epComment(S), { kind: 'src', cidr: ep.ip, not: false }],
+            target: jump('KUBE-MARK-MASQ'),
+          },
+          { matches: m, target: { kind: 'DNAT', to: ipPort } },
+        ];
+      });
     }
   }
 }

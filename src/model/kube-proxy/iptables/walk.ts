@@ -62,8 +62,24 @@ export interface WalkEnv {
   choose: StatisticChooser;
 }
 
-function findChain(rs: IptablesRuleset, table: Table, name: string): Chain | undefined {
-  return rs.tables[table].find((c) => c.name === name);
+// Each table's chains by name, built on first use; a table's chain list is not changed
+// after the generator finished it (a chain missing from the index is looked up again).
+const chainIndexes = new WeakMap<readonly Chain[], Map<string, Chain>>();
+
+/** The chain `name` of `table` in `rs`, found through a by-name index (O(1) after the first call). */
+export function findChain(rs: IptablesRuleset, table: Table, name: string): Chain | undefined {
+  const chains = rs.tables[table];
+  let index = chainIndexes.get(chains);
+  if (!index) {
+    index = new Map();
+    for (const c of chains) if (!index.has(c.name)) index.set(c.name, c);
+    chainIndexes.set(chains, index);
+  }
+  const hit = index.get(name);
+  if (hit) return hit;
+  const late = chains.find((c) => c.name === name);
+  if (late) index.set(name, late);
+  return late;
 }
 
 /** The options of a chain's `statistic` cascade, with the probability each rule really gets. */
