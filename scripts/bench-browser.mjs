@@ -1,9 +1,17 @@
 #!/usr/bin/env node
-// The browser half of the connections benchmark (issue 6): how many connections the model
-// simulates per second in Chromium. A benchmark, not a test: it prints a number and never fails
-// on a slow machine.
+// The browser benchmarks. A benchmark, not a test: it prints numbers and exits 0 on a slow
+// machine (1 only when it could not run).
 //
-// It builds nothing: it serves an existing build (default `dist/`, or BENCH_DIST) with
+// 1. Initial load (issue 11; scripts/bench-load.mjs): the app's initial JS (gzip) and its time
+//    to first drawing at 4× CPU throttle (BENCH_THROTTLE), side by side with a bare React 19
+//    page that this script builds itself (bench/baseline/, Vite, into a temporary folder and
+//    served by a second `vite preview` on BENCH_BASELINE_PORT, default BENCH_PORT + 1); medians of BENCH_LOAD_RUNS (5), each
+//    with its target (≤ 120 KB gzip; ready ≤ 1.5× the bare page), ratio and PASS/FAIL.
+// 2. Connections (issue 6): how many connections the model simulates per second in Chromium.
+//
+// `--load-only` or `--connections-only` runs one half.
+//
+// The app is not built here: it serves an existing build (default `dist/`, or BENCH_DIST) with
 // `vite preview` on 127.0.0.1 and its own port (BENCH_PORT, default 4191), opens the app in
 // headless Chromium (scripts/find-chromium.mjs), switches to the "Time & failures" view so the
 // lazy chunk loads and installs its hooks (`window.__lbTimeBench`, `window.__lbTimeBenchSimulate`),
@@ -22,10 +30,12 @@
 //   full simulate (Chromium 131): 100,000 connections in 412.3 ms → 242,541 connections/s (median of 5)
 
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { NOT_FOUND_MESSAGE, findChromium } from './find-chromium.mjs';
+import { buildBaseline, measureLoad } from './bench-load.mjs';
 
 const DIST = resolve(process.env.BENCH_DIST ?? 'dist');
 const PORT = Number(process.env.BENCH_PORT ?? 4191);
@@ -34,6 +44,12 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const SIM_RUNS = Number(process.env.BENCH_SIM_RUNS ?? 5);
 const SEED = Number(process.env.BENCH_SEED ?? 1);
 const BASE = `http://127.0.0.1:${PORT}/`;
+const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? PORT + 1);
+const BASELINE_URL = `http://127.0.0.1:${BASELINE_PORT}/`;
+const LOAD_RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 5);
+const THROTTLE = Number(process.env.BENCH_THROTTLE ?? 4);
+const LOAD = !process.argv.includes('--connections-only');
+const CONNECTIONS = !process.argv.includes('--load-only');
 
 /** @param {number} n @param {number} [digits] */
 const fmt = (n, digits = 0) =>
@@ -73,30 +89,63 @@ async function main() {
     process.exit(1);
   }
 
-  const server = spawn(
-    process.execPath,
-    [
-      join('node_modules', 'vite', 'bin', 'vite.js'),
-      'preview',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(PORT),
-      '--strictPort',
-      '--outDir',
-      DIST,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  /** `vite preview` of `dir` on `port`; its stderr is kept for an error message. */
+  const preview = (/** @type {string} */ dir, /** @type {number} */ port) => {
+    const p = spawn(
+      process.execPath,
+      [
+        join('node_modules', 'vite', 'bin', 'vite.js'),
+        'preview',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--strictPort',
+        '--outDir',
+        dir,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    p.stderr.on('data', (d) => (serverErr += d));
+    p.on('exit', (code) => {
+      if (code) previewFailed = `vite preview on port ${port} exited with ${code}: ${serverErr}`;
+    });
+    return p;
+  };
   let serverErr = '';
-  server.stderr.on('data', (d) => (serverErr += d));
+  let previewFailed = '';
+  const server = preview(DIST, PORT);
+  const baseDist = LOAD ? mkdtempSync(join(tmpdir(), 'lb-bench-baseline-')) : '';
+  /** @type {import('node:child_process').ChildProcess | undefined} */
+  let baseServer;
   let browser;
   try {
     await waitForServer(BASE, 30_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    if (previewFailed) throw new Error(previewFailed);
     browser = await chromium.launch({
       executablePath,
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
     });
+    console.log(`Chromium ${browser.version()}`);
+    if (LOAD) {
+      await buildBaseline(baseDist);
+      baseServer = preview(baseDist, BASELINE_PORT);
+      await waitForServer(BASELINE_URL, 30_000);
+      // A port taken by another server answers too: make sure our own preview is the one up.
+      await new Promise((r) => setTimeout(r, 1000));
+      if (previewFailed) throw new Error(previewFailed);
+      const { missed } = await measureLoad(browser, {
+        appUrl: BASE,
+        appDist: DIST,
+        baseUrl: BASELINE_URL,
+        baseDist,
+        runs: LOAD_RUNS,
+        rate: THROTTLE,
+      });
+      console.log(missed === 0 ? 'load: all targets met' : `load: ${missed} of 2 targets missed`);
+    }
+    if (!CONNECTIONS) return;
     const page = await browser.newPage();
     page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
     await page.goto(BASE);
@@ -151,6 +200,8 @@ async function main() {
   } finally {
     await browser?.close();
     server.kill();
+    baseServer?.kill();
+    if (baseDist) rmSync(baseDist, { recursive: true, force: true });
   }
 }
 
