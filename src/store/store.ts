@@ -26,10 +26,18 @@ export interface AppStoreOptions {
 }
 
 /**
- * Selects the cluster's first node once the answer for the objects on screen is in (at once
- * with a sync engine).
+ * Selects the cluster's first node: with a sync engine the resolved cluster's first node (''
+ * when the objects do not resolve); with an async one, at once, the first `Node` object's
+ * name (the resolved cluster lists its nodes in the objects' order: `resolveCluster`), so
+ * nothing about the view changes when the answer lands.
  */
 export function selectFirstNode(store: AppStore): void {
+  const s = store.getState();
+  if (!s.model.compute) {
+    const node = s.objects.find((o) => o.kind === 'Node');
+    s.selectNode(node?.metadata?.name ?? '');
+    return;
+  }
   whenModel(
     store,
     () => store.getState().selectNode(selectCluster(store.getState())?.nodes[0]?.name ?? ''),
