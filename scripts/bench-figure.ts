@@ -23,7 +23,14 @@ import type { ScenarioObject } from '../src/model/index.ts';
 // The model's modules are imported by the figure that needs them (below), so that one figure's
 // import error (a module mid-edit) fails that figure alone.
 const model = () => import('../src/model/index.ts');
-const store = () => import('../src/store/importScenario.ts');
+// The scene: the model's own reading of the objects (what the CLI's `stats` uses), equal here to
+// the app's `sceneForObjects` (src/store/importScenario.ts: the internet client dialling the load
+// balancer, the Service's policy and delivery), which Node cannot import: src/store reads
+// Vite's `import.meta.env`.
+const store = async () => {
+  const { sceneFromObjects } = await import('../src/model/time/scenario.ts');
+  return { sceneForObjects: sceneFromObjects };
+};
 
 /** A message to scripts/bench.ts. */
 export type FigureMessage =

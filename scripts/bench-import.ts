@@ -1,9 +1,9 @@
 /**
  * The import pipeline's single entry, as `npm run bench` measures it ("loading + validating +
  * filling", issue 11): text in, the problems and the filled objects out. Today that is the
- * import dialog's `analyse` (src/ui/import/analyse.ts: `validateText`, `fillGaps`, and
- * `loadObjects` for the skipped kinds); when the importer gains another entry (e.g. one the
- * editor's worker calls), point this at it so the benchmark measures what the app runs.
+ * import dialog's `analyse` (src/ui/import/analyse.ts: one parse by `validateAndLoad`, then
+ * `fillGaps`), which the editor's Web Worker also calls (analyse.worker.ts); if the importer gains
+ * another entry, point this at it so the benchmark measures what the app runs.
  */
 import type { ScenarioObject } from '../src/model/index.ts';
 import { analyse } from '../src/ui/import/analyse.ts';

@@ -39,6 +39,16 @@ type Size = (typeof SIZES)[number];
 const ROOT = resolve(import.meta.dirname, '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
+/** The processes this run started and has not yet seen end: stopped with it on Ctrl-C. */
+const children = new Set<import('node:child_process').ChildProcess>();
+let tempDir = '';
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    for (const c of children) c.kill('SIGKILL');
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    process.exit(130);
+  });
+
 /** What one figure's process reported. */
 interface Measured {
   /** Measured runs (ms), warm-up excluded. */
@@ -111,7 +121,9 @@ function runFigure(
         m.heap = { bytes: msg.bytes, baselineBytes: msg.baselineBytes };
       else if (msg.type === 'error') m.error = msg.message;
     });
+    children.add(child);
     child.on('exit', (code) => {
+      children.delete(child);
       clearTimeout(timer);
       if (!m.timedOut && code !== 0 && !m.error)
         m.error = `exit ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}`;
@@ -137,7 +149,9 @@ async function runProcess(args: string[], runs: number, timeoutMs: number): Prom
           () => ((killed = true), p.kill('SIGKILL')),
           Math.max(0, end - Date.now()),
         );
+        children.add(p);
         p.on('exit', (code) => {
+          children.delete(p);
           clearTimeout(timer);
           ok({ ms: performance.now() - t0, code, err, killed });
         });
@@ -210,6 +224,7 @@ async function main(): Promise<void> {
   const quick = values.quick ?? false;
 
   const dir = mkdtempSync(join(tmpdir(), 'lb-bench-'));
+  tempDir = dir;
   const files = new Map<Size, string>();
   const load = () =>
     loadavg()
