@@ -12,7 +12,8 @@ import { test, expect } from './fixtures';
  * The cluster goes in as `loadGenerated` (e2e/pages/cluster.ts) gives it (a `.json` List to the
  * import's file input), but the waits are `waitForFunction` polls, not `expect` polls: on a
  * page with a 1,000-node drawing each failed `expect` poll builds an aria snapshot in the page
- * (hundreds of ms of main-thread work that is Playwright's, not the app's).
+ * (hundreds of ms of main-thread work that is Playwright's, not the app's). For the same reason
+ * tracing is off here: a trace's DOM snapshot of this page on each action takes seconds.
  */
 
 interface LongTask {
@@ -34,6 +35,7 @@ async function longTasksSince(page: Page, since: number): Promise<LongTask[]> {
 
 test.describe('a 1,000-node / 10,000-Pod cluster', () => {
   test.setTimeout(300_000);
+  test.use({ trace: 'off' });
 
   test.beforeEach(async ({ page }) => {
     await page.addInitScript(() => {
