@@ -33,9 +33,10 @@ async function longTasksSince(page: Page, since: number): Promise<LongTask[]> {
   return page.evaluate((t0) => (window.__longTasks ?? []).filter((t) => t.start >= t0), since);
 }
 
+test.use({ trace: 'off' });
+
 test.describe('a 1,000-node / 10,000-Pod cluster', () => {
   test.setTimeout(300_000);
-  test.use({ trace: 'off' });
 
   test.beforeEach(async ({ page }) => {
     await page.addInitScript(() => {
