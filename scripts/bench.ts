@@ -21,6 +21,7 @@
  * How each figure is measured, and results: docs/benchmarks.md.
  */
 import { fork, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -40,7 +41,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 /** The processes this run started and has not yet seen end: stopped with it on Ctrl-C. */
-const children = new Set<import('node:child_process').ChildProcess>();
+const children = new Set<ChildProcess>();
 let tempDir = '';
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => {
