@@ -17,26 +17,39 @@ export type Protocol = 'tcp' | 'udp' | 'sctp';
  * @throws {Error} `invalid IPv4 address: "<s>"` when `s` is not four decimal octets 0–255.
  */
 export function ipToInt(s: IPv4): number {
-  const parts = s.split('.');
-  if (parts.length !== 4) throw new Error(`invalid IPv4 address: "${s}"`);
-  let n = 0;
-  for (const p of parts) {
-    if (!/^\d{1,3}$/.test(p)) throw new Error(`invalid IPv4 address: "${s}"`);
-    const v = Number(p);
-    if (v > 255) throw new Error(`invalid IPv4 address: "${s}"`);
-    n = n * 256 + v;
-  }
+  const n = parseIPv4(s);
+  if (n < 0) throw new Error(`invalid IPv4 address: "${s}"`);
   return n;
+}
+
+/**
+ * Four dot-separated groups of 1–3 decimal digits, each at most 255, as an unsigned 32-bit
+ * integer; -1 when `s` is anything else. One pass over the characters, no allocation.
+ */
+function parseIPv4(s: string): number {
+  let n = 0;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    if (ch >= 48 && ch <= 57) {
+      if (++digits > 3) return -1;
+      octet = octet * 10 + (ch - 48);
+    } else if (ch === 46) {
+      if (digits === 0 || octet > 255 || ++dots > 3) return -1;
+      n = n * 256 + octet;
+      octet = 0;
+      digits = 0;
+    } else return -1;
+  }
+  if (digits === 0 || octet > 255 || dots !== 3) return -1;
+  return n * 256 + octet;
 }
 
 /** True when `s` is a valid dotted-quad IPv4 address. Never throws. */
 export function isIPv4(s: string): boolean {
-  try {
-    ipToInt(s);
-    return true;
-  } catch {
-    return false;
-  }
+  return parseIPv4(s) >= 0;
 }
 
 /**

@@ -43,14 +43,15 @@ function decisionFor(ctx: NodeStepContext, hit: ModeHit): Decision | undefined {
   });
   const candidates: Candidate[] = choice.options.map((o) => {
     const ep = byId.get(o.endpoint);
-    return {
+    const cand: Candidate = {
       id: o.endpoint,
-      label: `${o.endpoint}${ep ? ` (${ep.nodeName})` : ''}`,
+      label: ep ? `${o.endpoint} (${ep.nodeName})` : o.endpoint,
       probability: o.probability,
       eligible: true,
       status: ep?.terminating ? 'serving, terminating' : 'ready',
-      ...(ep ? { nodeName: ep.nodeName } : {}),
     };
+    if (ep) cand.nodeName = ep.nodeName;
+    return cand;
   });
   const inRules = new Set(candidates.map((c) => c.id));
   const localOnly = choice.options.every((o) => byId.get(o.endpoint)?.nodeName === ctx.node.name);

@@ -15,9 +15,9 @@ import type {
 } from '../types';
 import { generateIptables } from './generate';
 import { processPacket } from './pipeline';
-import type { IptablesRuleset, Rule } from './rule';
+import type { Chain, IptablesRuleset, Rule } from './rule';
 import type { Hit, StatisticOption } from './walk';
-import { findChain } from './walk';
+import { chainIndex, findChain } from './walk';
 
 /** The role of a matched iptables rule, from the chain it is in and where it jumps. */
 function roleOf(rule: Rule, seenChains: ReadonlySet<string>): HitRole | undefined {
@@ -41,9 +41,10 @@ function roleOf(rule: Rule, seenChains: ReadonlySet<string>): HitRole | undefine
   return undefined;
 }
 
-/** The `ip:port` a KUBE-SEP chain DNATs to. */
-function sepEndpoint(rs: IptablesRuleset, sep: string): string {
-  const dnat = findChain(rs, 'nat', sep)?.rules.find((r) => r.target.kind === 'DNAT');
+/** The `ip:port` a KUBE-SEP chain DNATs to (`sep` itself when it has no DNAT rule). */
+function sepEndpoint(nat: ReadonlyMap<string, Chain>, rs: IptablesRuleset, sep: string): string {
+  const chain = nat.get(sep) ?? findChain(rs, 'nat', sep);
+  const dnat = chain?.rules.find((r) => r.target.kind === 'DNAT');
   return dnat?.target.kind === 'DNAT' ? dnat.target.to : sep;
 }
 
@@ -60,9 +61,10 @@ export function processIptables(
   choose: EndpointChooser,
 ): ModeProcessing {
   const choices = new Map<string, { options: ChoiceOption[]; chosen: number }>();
+  const nat = chainIndex(rs, 'nat');
   const proc = processPacket(rs, node, packet, origin, (chain, options: StatisticOption[]) => {
     const opts = options.map((o) => ({
-      endpoint: sepEndpoint(rs, o.target),
+      endpoint: sepEndpoint(nat, rs, o.target),
       probability: o.probability,
     }));
     const chosen = choose(opts);

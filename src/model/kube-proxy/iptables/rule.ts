@@ -339,13 +339,87 @@ function usesMark(r: Rule): boolean {
 }
 
 /**
- * Runs of rules written by {@link RuleWriter.addRun}, by table, chain, first index and key.
- * A run's rules are the same objects on every node and in every later run with that key (a
- * 10,000-endpoint Service's KUBE-SEP- chains and its KUBE-SVC- cascade are written once, not
- * once per node and per toggle). Bounded: about 40,000 runs (endpoints) before it starts afresh.
+ * Runs of rules written by {@link RuleWriter.addRun}: by key, then by table, chain and first
+ * index. A run's rules are the same objects on every node and in every later run with that key
+ * (a 10,000-endpoint Service's KUBE-SVC- cascade is written once, not once per node and per
+ * toggle). Bounded: at most {@link RUN_LIMIT} keys before it starts afresh.
  */
-const runStore = new Map<string, Rule[]>();
-const RUN_LIMIT = 40_000;
+const runStore = new Map<string, Map<string, Rule[]>>();
+const RUN_LIMIT = 1_000;
+
+/**
+ * Chains made by {@link sharedChain}, by table, name and key; bounded like {@link runStore}
+ * (about one entry per endpoint of the clusters seen lately).
+ */
+const chainStore = new Map<string, Chain>();
+const CHAIN_LIMIT = 40_000;
+
+/** The printed lines of shared chains (their `:NAME` line and their rules), made once. */
+const sharedLines = new WeakMap<Chain, { header: RuleLine; rules: RuleLine[] }>();
+const shared = new WeakSet<Chain>();
+
+/**
+ * A user chain whose rules depend only on `key` (not on the node, nor on how the writer prints
+ * the masquerade mark), built from `specs()` once and then the very same object on every node
+ * and in every later run: a KUBE-SEP- chain. Add it to a rule set with {@link RuleWriter.adopt};
+ * nothing may add rules to it afterwards.
+ * @param key must determine `specs()` completely (the caller's promise)
+ * @throws {Error} when a rule of the chain prints the masquerade mark (a bug in the caller)
+ */
+export function sharedChain(
+  table: Table,
+  name: string,
+  key: string,
+  specs: () => RuleSpec[],
+): Chain {
+  const full = `${table}\u0000${name}\u0000${key}`;
+  const hit = chainStore.get(full);
+  if (hit) return hit;
+  const c: Chain = { table, name, builtin: false, restored: true, rules: [] };
+  specs().forEach((spec, i) =>
+    c.rules.push(makeRule(table, name, i, spec.matches, spec.target, formatKubeProxyMark)),
+  );
+  if (c.rules.some(usesMark)) throw new Error(`shared chain ${name} prints the masquerade mark`);
+  if (chainStore.size >= CHAIN_LIMIT) chainStore.clear();
+  chainStore.set(full, c);
+  shared.add(c);
+  return c;
+}
+
+/** Orders chains by name as iptables-save does (plain string order). */
+export function byChainName(a: Chain, b: Chain): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** Merges two lists sorted by name into one sorted list (`a` first on equal names). */
+function mergeByName(a: readonly Chain[], b: readonly Chain[]): Chain[] {
+  if (b.length === 0) return a as Chain[];
+  const out: Chain[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length)
+    out.push(byChainName(b[j] as Chain, a[i] as Chain) < 0 ? (b[j++] as Chain) : (a[i++] as Chain));
+  while (i < a.length) out.push(a[i++] as Chain);
+  while (j < b.length) out.push(b[j++] as Chain);
+  return out;
+}
+
+// Each table's chains by name, for the walker: the writer's own map when the rule set came from
+// finishRuleset, else built on first use. A table's chain list is not changed after the
+// generator finished it.
+const chainIndexes = new WeakMap<readonly Chain[], Map<string, Chain>>();
+
+/** `table`'s chains of `rs` by name (the first of a name), built on first use and kept. */
+export function chainIndex(rs: IptablesRuleset, table: Table): Map<string, Chain> {
+  const chains = rs.tables[table];
+  let index = chainIndexes.get(chains);
+  if (!index) {
+    index = new Map();
+    for (const c of chains) if (!index.has(c.name)) index.set(c.name, c);
+    chainIndexes.set(chains, index);
+  }
+  return index;
+}
 
 /** Collects the rules of one rule set; `add` assigns ids and both texts. */
 export class RuleWriter {
@@ -391,18 +465,66 @@ export class RuleWriter {
   addRun(table: Table, chain: string, key: string, specs: () => RuleSpec[]): void {
     const c = this.chainFor(table, chain);
     const start = c.rules.length;
-    const full = `${table}\u0000${chain}\u0000${start}\u0000${key}`;
-    let rules = runStore.get(full);
+    const place = `${table}\u0000${chain}\u0000${start}`;
+    let rules = runStore.get(key)?.get(place);
     if (!rules) {
       rules = specs().map((s, i) =>
         makeRule(table, chain, start + i, s.matches, s.target, this.mark),
       );
       if (!rules.some(usesMark)) {
-        if (runStore.size >= RUN_LIMIT) runStore.clear();
-        runStore.set(full, rules);
+        let byPlace = runStore.get(key);
+        if (!byPlace) {
+          if (runStore.size >= RUN_LIMIT) runStore.clear();
+          runStore.set(key, (byPlace = new Map()));
+        }
+        byPlace.set(place, rules);
       }
     }
     for (const r of rules) c.rules.push(r);
+  }
+
+  /**
+   * Adds a {@link sharedChain} to this rule set as it is; when a chain of that name exists
+   * already, its rules are appended to that one instead (as {@link add} would).
+   */
+  adopt(chain: Chain): void {
+    const tables = this.tables[chain.table];
+    if (!tables.has(chain.name)) {
+      tables.set(chain.name, chain);
+      return;
+    }
+    for (const r of chain.rules) this.add(chain.table, chain.name, r.matches, r.target);
+  }
+
+  private readonly runsByName: Record<Table, Chain[][]> = { filter: [], nat: [] };
+  private readonly inRun = new Set<Chain>();
+
+  /**
+   * {@link adopt} for many shared chains of `table` at once, given sorted by name: the rule
+   * set's chain order ({@link userChains}) merges them in instead of sorting them again.
+   */
+  adoptSorted(table: Table, chains: readonly Chain[]): void {
+    const run: Chain[] = [];
+    const byName = this.tables[table];
+    for (const c of chains) {
+      if (c.table !== table || byName.has(c.name)) {
+        this.adopt(c);
+        continue;
+      }
+      byName.set(c.name, c);
+      run.push(c);
+      this.inRun.add(c);
+    }
+    this.runsByName[table].push(run);
+  }
+
+  /** The user chains of `table` sorted by name, as iptables-save lists them. */
+  userChains(table: Table): Chain[] {
+    let out = [...this.tables[table].values()]
+      .filter((c) => !c.builtin && !this.inRun.has(c))
+      .sort(byChainName);
+    for (const run of this.runsByName[table]) out = mergeByName(out, run);
+    return out;
   }
 }
 
@@ -415,17 +537,20 @@ export const BUILTIN_CHAINS: Record<Table, string[]> = {
 /** The lines of one table as `iptables-save -t <table>` prints them, rules tagged with their id. */
 function tableLines(chains: Chain[], table: Table): RuleLine[] {
   const lines: RuleLine[] = [{ text: `*${table}` }];
-  const keys = chains.map((c) => `${table}/${c.name}`);
-  chains.forEach((c, i) =>
-    lines.push({
-      text: c.builtin ? `:${c.name} ACCEPT [0:0]` : `:${c.name} - [0:0]`,
-      chain: keys[i] as string,
-    }),
-  );
-  chains.forEach((c, i) => {
-    const chain = keys[i] as string;
-    for (const r of c.rules) lines.push({ text: r.text, ruleId: r.id, chain });
+  // A shared chain's lines are made once (every node prints the same ones).
+  const printed = chains.map((c) => {
+    const cached = sharedLines.get(c);
+    if (cached) return cached;
+    const chain = `${table}/${c.name}`;
+    const out = {
+      header: { text: c.builtin ? `:${c.name} ACCEPT [0:0]` : `:${c.name} - [0:0]`, chain },
+      rules: c.rules.map((r): RuleLine => ({ text: r.text, ruleId: r.id, chain })),
+    };
+    if (shared.has(c)) sharedLines.set(c, out);
+    return out;
   });
+  for (const p of printed) lines.push(p.header);
+  for (const p of printed) for (const l of p.rules) lines.push(l);
   lines.push({ text: 'COMMIT' });
   return lines;
 }
@@ -454,14 +579,14 @@ export function finishRuleset(
   masqueradeMark: number,
 ): IptablesRuleset {
   const order = (table: Table): Chain[] => {
-    const all = [...w.tables[table].values()];
+    const byName = w.tables[table];
     const builtins = BUILTIN_CHAINS[table]
-      .map((n) => all.find((c) => c.name === n))
+      .map((n) => byName.get(n))
       .filter((c): c is Chain => c !== undefined);
-    const users = all
-      .filter((c) => !c.builtin)
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return [...builtins, ...users];
+    const ordered = [...builtins, ...w.userChains(table)];
+    // The writer's own by-name map is the walker's index of this table (see chainIndex).
+    if (byName.size === ordered.length) chainIndexes.set(ordered, byName);
+    return ordered;
   };
   const filter = order('filter');
   const nat = order('nat');

@@ -3,14 +3,14 @@
  * kubernetes/kubernetes `pkg/proxy/iptables/proxier.go` (`syncProxyRules`,
  * `writeServiceToEndpointRules`), read at danwinship/kubernetes@07c76c3a11bef9f4a6de65237bc91adc2c5b50ee.
  */
-import type { Cluster, ClusterNode, EndpointModel, ServiceModel } from '../../scenario/cluster';
+import type { Cluster, ClusterNode, ServiceModel } from '../../scenario/cluster';
 import { servicePortKey } from '../../scenario/cluster';
 import { cidrContains } from '../../net/ip';
-import { categorizeEndpoints, endpointString } from '../endpoints';
-import { endpointChainName, serviceChainNames } from './hash';
+import { serviceChainNames } from './hash';
 import type { Match, RuleSpec, RuleWriter } from './rule';
 import { comment as c, jump } from './build';
-import { endpointSet } from './endpointSet';
+import { portEndpoints } from './portEndpoints';
+import type { NamedEndpoint } from './portEndpoints';
 
 /** What every Service's rules on one node share. */
 export interface ServiceRuleContext {
@@ -44,7 +44,7 @@ export function writeServiceRules(w: RuleWriter, ctx: ServiceRuleContext, svc: S
     const S = servicePortKey(svc, port.name);
     const p = port.protocol;
     const names = serviceChainNames(S, p);
-    const eps = categorizeEndpoints(endpointSet(cluster.endpoints[S] ?? []), svc, node.name);
+    const eps = portEndpoints(cluster, svc, S, p, node.name, ctx.largeClusterMode);
     const hasEndpoints = eps.hasAny;
     const usesClusterChain = eps.cluster.length > 0;
     const usesLocalChain =
@@ -267,25 +267,12 @@ export function writeServiceRules(w: RuleWriter, ctx: ServiceRuleContext, svc: S
       });
     }
 
-    // Each endpoint's `ip:port` and KUBE-SEP- chain, worked out once for all the lists.
-    const sepNames = new Map<EndpointModel, { ip: string; sep: string }>();
-    const named = (ep: EndpointModel) => {
-      let n = sepNames.get(ep);
-      if (!n) {
-        const ipPort = endpointString(ep);
-        n = { ip: ipPort, sep: endpointChainName(S, p, ipPort) };
-        sepNames.set(ep, n);
-      }
-      return n;
-    };
     const affinity = svc.sessionAffinity === 'ClientIP';
-    // What the load-balancing and endpoint rules depend on besides the endpoints: they are the
-    // same on every node, so the writer reuses them (see RuleWriter.addRun).
-    const runKey = `${S}\u0000${p}\u0000${ctx.largeClusterMode ? 1 : 0}${affinity ? `\u0000${svc.affinityTimeoutSeconds}` : ''}`;
-    const writeLB = (chain: string, list: typeof eps.cluster) => {
+    // The cascades and the KUBE-SEP- chains are the same on every node whose lists are the
+    // same: the writer reuses them (RuleWriter.addRun, sharedChain).
+    const writeLB = (chain: string, members: NamedEndpoint[], run: string) => {
       w.chain('nat', chain);
-      const members = list.map(named);
-      w.addRun('nat', chain, `${runKey}\u0000${members.map((e) => e.ip).join(',')}`, () => {
+      w.addRun('nat', chain, run, () => {
         const specs: RuleSpec[] = [];
         if (affinity)
           for (const { ip, sep } of members)
@@ -305,24 +292,9 @@ export function writeServiceRules(w: RuleWriter, ctx: ServiceRuleContext, svc: S
         return specs;
       });
     };
-    if (usesClusterChain) writeLB(names.svc, eps.cluster);
-    if (usesLocalChain) writeLB(names.svl, eps.local);
+    if (usesClusterChain) writeLB(names.svc, eps.cluster, eps.clusterRun);
+    if (usesLocalChain) writeLB(names.svl, eps.local, eps.localRun);
 
-    for (const ep of eps.allReachable) {
-      const { ip: ipPort, sep } = named(ep);
-      w.chain('nat', sep);
-      w.addRun('nat', sep, `${runKey}\u0000${ipPort}\u0000${ep.ip}`, () => {
-        const m: Match[] = epComment(S);
-        if (affinity) m.push({ kind: 'recent', name: sep, mode: 'set' });
-        m.push(proto);
-        return [
-          {
-            matches: [...epComment(S), { kind: 'src', cidr: ep.ip, not: false }],
-            target: jump('KUBE-MARK-MASQ'),
-          },
-          { matches: m, target: { kind: 'DNAT', to: ipPort } },
-        ];
-      });
-    }
+    w.adoptSorted('nat', eps.sepChains);
   }
 }

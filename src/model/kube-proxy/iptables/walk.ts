@@ -12,7 +12,7 @@
 import { cidrContains } from '../../net/ip';
 import type { IPv4, Protocol } from '../../net/ip';
 import type { Chain, IptablesRuleset, Match, Rule, Table } from './rule';
-import { effectiveProbability } from './rule';
+import { chainIndex, effectiveProbability } from './rule';
 
 /** The header fields the rules look at and change. */
 export interface WalkPacket {
@@ -62,19 +62,12 @@ export interface WalkEnv {
   choose: StatisticChooser;
 }
 
-// Each table's chains by name, built on first use; a table's chain list is not changed
-// after the generator finished it (a chain missing from the index is looked up again).
-const chainIndexes = new WeakMap<readonly Chain[], Map<string, Chain>>();
+export { chainIndex };
 
 /** The chain `name` of `table` in `rs`, found through a by-name index (O(1) after the first call). */
 export function findChain(rs: IptablesRuleset, table: Table, name: string): Chain | undefined {
   const chains = rs.tables[table];
-  let index = chainIndexes.get(chains);
-  if (!index) {
-    index = new Map();
-    for (const c of chains) if (!index.has(c.name)) index.set(c.name, c);
-    chainIndexes.set(chains, index);
-  }
+  const index = chainIndex(rs, table);
   const hit = index.get(name);
   if (hit) return hit;
   const late = chains.find((c) => c.name === name);
@@ -138,6 +131,17 @@ function matches(
   }
 }
 
+/** Whether every match of `rule` holds (a plain loop: this runs once per rule walked). */
+function allMatch(
+  rule: Rule,
+  p: WalkPacket,
+  env: WalkEnv,
+  chosenRuleId: string | undefined,
+): boolean {
+  for (const m of rule.matches) if (!matches(m, p, env, chosenRuleId, rule)) return false;
+  return true;
+}
+
 /**
  * Traverses `table` from the built-in chain `hook` for one packet.
  * @throws {Error} when the hook chain does not exist or a jump target is missing (a bug in
@@ -167,7 +171,7 @@ export function walkTable(
       result.choices.push({ chain: chain.name, options, chosen: idx });
     }
     for (const rule of chain.rules) {
-      if (!rule.matches.every((m) => matches(m, result.packet, env, chosenRuleId, rule))) continue;
+      if (!allMatch(rule, result.packet, env, chosenRuleId)) continue;
       const t = rule.target;
       switch (t.kind) {
         case 'none':
