@@ -18,9 +18,11 @@ import type { Derived } from './derived';
 // the in-process engine is the fallback. Loaded with a dynamic import so that a production
 // build's main bundle never reaches it, nor `runScene` behind it (`PROD` is a build-time
 // constant: the import is dropped there).
-const fallback: SyncEngine | undefined = import.meta.env.PROD
-  ? undefined
-  : (await import('./engineInProcess')).inProcessEngine;
+// Plain Node (tsx scripts) has no `import.meta.env`: not a production build either.
+const fallback: SyncEngine | undefined =
+  typeof import.meta.env === 'object' && import.meta.env.PROD
+    ? undefined
+    : (await import('./engineInProcess')).inProcessEngine;
 
 /** Answers in the calling thread, at once. */
 export interface SyncEngine {
