@@ -39,6 +39,8 @@ type Size = (typeof SIZES)[number];
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+/** The heap limit of a figure's process (MB): far above the 150 MB target, below the machine's memory. */
+const HEAP_LIMIT_MB = 6144;
 
 /** The processes this run started and has not yet seen end: stopped with it on Ctrl-C. */
 const children = new Set<ChildProcess>();
@@ -104,7 +106,7 @@ function runFigure(
       [figure, file, String(runs), ...extra],
       {
         cwd: ROOT,
-        execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=6144'],
+        execArgv: ['--import', 'tsx', '--expose-gc', `--max-old-space-size=${HEAP_LIMIT_MB}`],
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       },
     );
@@ -127,7 +129,9 @@ function runFigure(
       children.delete(child);
       clearTimeout(timer);
       if (!m.timedOut && code !== 0 && !m.error)
-        m.error = `exit ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}`;
+        m.error = /heap out of memory/i.test(stderr)
+          ? `out of memory (heap limit ${HEAP_LIMIT_MB} MB)`
+          : `exit ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}`;
       done(m);
     });
   });
