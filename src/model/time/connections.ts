@@ -168,7 +168,9 @@ export function drawConnections(d: DrawInput): ConnectionRecord[] {
   const { epochs, workload: w } = d;
   const out: ConnectionRecord[] = new Array(w.count);
   const cums = epochs.map((e) => cumulative(e.paths.map((p) => p.probability)));
-  const fates = epochs.map((e) => e.paths.map((p) => pathFate(p, e, d.outages, d.podEnds)));
+  // A path's fate is found the first time a connection takes it (most paths of a big
+  // cluster's epochs are never drawn).
+  const fates = epochs.map((e) => new Array<PathFate>(e.paths.length));
   const rng = createRng((d.seed * 2654435761 + 7) >>> 0);
   let ei = 0;
   for (let i = 0; i < w.count; i++) {
@@ -248,6 +250,7 @@ function record(
     };
   const k = pick(cum, u);
   const p = epoch.paths[k] as PathOption;
+  const pf = (pfs[k] ??= pathFate(p, epoch, d.outages, d.podEnds));
   let fate: ConnectionFate;
   let endedAt: SimMs | null;
   let reason: string;
@@ -257,7 +260,7 @@ function record(
     endedAt = openedAt + nd!.delay;
     reason = nd!.reason;
   } else {
-    const s = settle(closesAt, d.horizon, pfs[k] as PathFate, p);
+    const s = settle(closesAt, d.horizon, pf, p);
     fate = s.fate;
     endedAt = s.endedAt;
     reason = s.reason;

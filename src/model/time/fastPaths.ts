@@ -30,14 +30,26 @@ import { computePaths, pathOf, traceWith } from './paths';
 import type { Prepared } from './paths';
 import type { PathOption } from './types';
 
+/** A candidate endpoint of an entry class, resolved once. */
+interface Resolved {
+  id: string;
+  probability: number;
+  /** The endpoint's node, whether it answers, and its Pod's `namespace/name`. */
+  node: string;
+  nodeUp: boolean;
+  pod: string | null;
+  /** Its class apart from where it runs (conditions, port); -1: traced on its own. */
+  kind: number;
+}
+
 /** One entry class's traced facts, reusable by every epoch with the same cluster state. */
 interface EntryClass {
   /** The entry trace's endpoint decision's candidates with probability > 0; null: no decision. */
-  candidates: { id: string; probability: number }[] | null;
+  candidates: Resolved[] | null;
   /** Without an endpoint decision: the path of the trace pinned to the representative. */
   noDecision?: PathOption;
-  /** Per endpoint class: a path traced through it and the endpoint it was pinned to. */
-  templates: Map<string, { path: PathOption; ep: EndpointModel }>;
+  /** Per endpoint class (kind × 3 + where it runs): a path traced through it. */
+  templates: Map<number, PathOption>;
 }
 
 /**
@@ -66,6 +78,8 @@ interface ClusterIndex {
   podByIP: Map<string, { key: string; nodeName: string }>;
   nodeAddresses: Set<string>;
   usesLocal: boolean;
+  /** Endpoint classes apart from where they run: `conditions|port` → number. */
+  kinds: Map<string, number>;
 }
 
 function indexOf(cluster: Cluster, scene: SceneOptions): ClusterIndex {
@@ -92,6 +106,7 @@ function indexOf(cluster: Cluster, scene: SceneOptions): ClusterIndex {
     podByIP,
     nodeAddresses,
     usesLocal: picked.externalTrafficPolicy === 'Local' || picked.internalTrafficPolicy === 'Local',
+    kinds: new Map(),
   };
 }
 
@@ -113,37 +128,28 @@ function entryKey(ix: ClusterIndex, node: string): string {
 }
 
 /**
- * The endpoint's class as seen from `entry`; null when it must be traced on its own (its Pod
- * is not found by its address, is on another node than the slice says, or shares an address
- * with a node).
+ * A candidate with what its class needs. Its kind is -1 (traced on its own) when its Pod is
+ * not found by its address, is on another node than the slice says, or shares an address
+ * with a node.
  */
-function endpointKey(ix: ClusterIndex, entry: string, ep: EndpointModel): string | null {
-  const pod = ix.podByIP.get(ep.ip);
-  if (!pod || pod.nodeName !== ep.nodeName || ix.nodeAddresses.has(ep.ip)) return null;
-  const where = ep.nodeName === entry ? 'self' : ix.nodes.get(ep.nodeName)?.ready ? 'up' : 'down';
-  return `${where}|${conditions(ep)}|${ep.port}`;
-}
-
-/** The path through `ep` read off a template traced through `t` (same class). */
-function fromTemplate(
-  ix: ClusterIndex,
-  t: { path: PathOption; ep: EndpointModel },
-  entry: string,
-  id: string,
-  ep: EndpointModel,
-  probability: number,
-): PathOption {
-  const delivered = t.path.outcome === 'delivered';
+function resolve(ix: ClusterIndex, id: string, probability: number): Resolved {
+  const ep = ix.byId.get(id);
+  const pod = ep ? ix.podByIP.get(ep.ip) : undefined;
+  if (!ep || !pod || pod.nodeName !== ep.nodeName || ix.nodeAddresses.has(ep.ip))
+    return { id, probability, node: ep?.nodeName ?? '', nodeUp: false, pod: null, kind: -1 };
+  const k = `${conditions(ep)}|${ep.port}`;
+  let kind = ix.kinds.get(k);
+  if (kind === undefined) {
+    kind = ix.kinds.size;
+    ix.kinds.set(k, kind);
+  }
   return {
-    lbTarget: entry,
-    entryNode: entry,
-    endpoint: id,
+    id,
     probability,
-    pod: delivered ? (ix.podByIP.get(ep.ip)?.key ?? null) : null,
-    podNode: delivered ? ep.nodeName : null,
-    crossNode: t.path.crossNode,
-    snat: t.path.snat,
-    outcome: t.path.outcome,
+    node: ep.nodeName,
+    nodeUp: ix.nodes.get(ep.nodeName)?.ready === true,
+    pod: pod.key,
+    kind,
   };
 }
 
@@ -170,7 +176,15 @@ export function fastPaths(
     return computePaths(p, scene, client);
   const rotation = scene.choices.rotation;
   const baseChoices = rotation ? { rotation } : {};
-  const first = traceWith(p, scene, client, baseChoices);
+  // The balancer's decision does not depend on the pin; pinned to a node in rotation, the
+  // same trace is that node's entry trace.
+  const guess = rotation?.[0];
+  const first = traceWith(
+    p,
+    scene,
+    client,
+    guess !== undefined ? { ...baseChoices, lbTarget: guess } : baseChoices,
+  );
   const lb = decision(first, 'lb-target');
   if (!lb) return computePaths(p, scene, client);
   const ix = (memo.index ??= indexOf(p.cluster, scene));
@@ -182,7 +196,10 @@ export function fastPaths(
     const ek = entryKey(ix, entry);
     let cls = memo.classes.get(ek);
     if (!cls) {
-      const t = traceWith(p, scene, client, { ...baseChoices, lbTarget: entry });
+      const t =
+        lb.d.kind === 'lb-target' && lb.d.pinned && lb.d.chosen === entry
+          ? first
+          : traceWith(p, scene, client, { ...baseChoices, lbTarget: entry });
       const ep = decision(t, 'endpoint');
       const alone = ep ? undefined : pathOf(t, entry, entry, 1, null);
       if ((ep && ep.at !== `node:${entry}`) || alone?.outcome === 'delivered') {
@@ -193,7 +210,7 @@ export function fastPaths(
         candidates: ep
           ? ep.d.candidates
               .filter((x) => x.probability > 0)
-              .map((x) => ({ id: x.id, probability: x.probability }))
+              .map((x) => resolve(ix, x.id, x.probability))
           : null,
         ...(alone ? { noDecision: alone } : {}),
         templates: new Map(),
@@ -211,11 +228,21 @@ export function fastPaths(
     }
     for (const x of cls.candidates) {
       const probability = share * x.probability;
-      const ep = ix.byId.get(x.id);
-      const key = ep ? endpointKey(ix, entry, ep) : null;
-      const hit = key !== null ? cls.templates.get(key) : undefined;
-      if (hit && ep) {
-        out.push(fromTemplate(ix, hit, entry, x.id, ep, probability));
+      const key = x.kind < 0 ? -1 : x.kind * 3 + (x.node === entry ? 0 : x.nodeUp ? 1 : 2);
+      const hit = key < 0 ? undefined : cls.templates.get(key);
+      if (hit) {
+        const delivered = hit.outcome === 'delivered';
+        out.push({
+          lbTarget: entry,
+          entryNode: entry,
+          endpoint: x.id,
+          probability,
+          pod: delivered ? x.pod : null,
+          podNode: delivered ? x.node : null,
+          crossNode: hit.crossNode,
+          snat: hit.snat,
+          outcome: hit.outcome,
+        });
         continue;
       }
       const pinned = traceWith(p, scene, client, {
@@ -227,12 +254,10 @@ export function fastPaths(
       out.push(path);
       // A template only when the trace ended where the endpoint says (else it stays one of a kind).
       if (
-        key !== null &&
-        ep &&
-        (path.outcome !== 'delivered' ||
-          (path.pod === ix.podByIP.get(ep.ip)?.key && path.podNode === ep.nodeName))
+        key >= 0 &&
+        (path.outcome !== 'delivered' || (path.pod === x.pod && path.podNode === x.node))
       )
-        cls.templates.set(key, { path, ep });
+        cls.templates.set(key, path);
     }
   }
   return out;

@@ -75,6 +75,10 @@ export function simulate(input: TimelineInput): Timeline {
   // Paths depend on the rotation only through the balancer's share: one resolved cluster and
   // one memo of traced classes per state apart from the rotation, one path list per epoch.
   const prepared = new Map<string, { p: Prepared; scene: SceneOptions; memo: PathMemo }>();
+  // kube-proxy's rules read endpoint conditions, never whether a node answers (`downNodes`
+  // only marks nodes not ready in the resolved cluster): states that differ only in which
+  // nodes are down share every node's rules.
+  const rulesByObjects = new Map<string, Prepared['rules']>();
   const pathCache = new Map<string, PathOption[]>();
   const pathsOf = (key: string, state: Epoch['state'], client: string): PathOption[] => {
     const ck = `${client}\n${key}`;
@@ -84,7 +88,22 @@ export function simulate(input: TimelineInput): Timeline {
       let prep = prepared.get(rest);
       if (!prep) {
         const snap = snapshot(base, state, extras);
-        prep = { p: prepare(snap.objects, snap.scene), scene: snap.scene, memo: newPathMemo() };
+        const objectsKey = JSON.stringify({
+          ...state,
+          nodes: state.nodes.map((n) => ({ ...n, up: true })),
+          inRotation: [],
+          announcingNode: null,
+        });
+        let rules = rulesByObjects.get(objectsKey);
+        if (!rules) {
+          rules = {};
+          rulesByObjects.set(objectsKey, rules);
+        }
+        prep = {
+          p: { ...prepare(snap.objects, snap.scene), rules },
+          scene: snap.scene,
+          memo: newPathMemo(),
+        };
         prepared.set(rest, prep);
       }
       // snapshot's scene differs between such states only in the rotation.
