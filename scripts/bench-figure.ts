@@ -85,22 +85,6 @@ function gc(): void {
   g();
 }
 
-async function cliMain(): Promise<(argv: string[]) => number> {
-  // src/cli/main.ts runs itself when imported: let it print its help (discarded) first.
-  const argv = process.argv;
-  process.argv = [argv[0] ?? 'node', 'main.ts', '--help'];
-  const write = process.stdout.write;
-  process.stdout.write = (() => true) as typeof process.stdout.write;
-  try {
-    const mod = (await import('../src/cli/main.ts')) as { main: (argv: string[]) => number };
-    return mod.main;
-  } finally {
-    process.stdout.write = write;
-    process.argv = argv;
-    process.exitCode = 0;
-  }
-}
-
 async function measure(figure: string, file: string, runs: number, rest: string[]) {
   const text = readFileSync(file, 'utf8');
   if (figure === 'parse') {
@@ -139,21 +123,13 @@ async function measure(figure: string, file: string, runs: number, rest: string[
     return;
   }
   if (figure === 'cli') {
-    const main = await cliMain();
-    const write = process.stdout.write;
-    const errWrite = process.stderr.write;
-    let err = '';
-    process.stdout.write = (() => true) as typeof process.stdout.write;
-    process.stderr.write = ((s: string) => ((err += s), true)) as typeof process.stderr.write;
-    try {
-      return timed(runs, () => {
-        const status = main([...rest, file]);
-        if (status !== 0) throw new Error(`datapath ${rest.join(' ')}: exit ${status}: ${err}`);
-      });
-    } finally {
-      process.stdout.write = write;
-      process.stderr.write = errWrite;
-    }
+    // The CLI's commands in this process (src/cli/run.ts), what they print kept, not written.
+    const { runCli } = await import('../src/cli/run.ts');
+    return timed(runs, () => {
+      const r = runCli([...rest, file]);
+      if (r.status !== 0)
+        throw new Error(`datapath ${rest.join(' ')}: exit ${r.status}: ${r.stderr}`);
+    });
   }
   throw new Error(`unknown figure ${figure}`);
 }

@@ -1,11 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { runCli } from './run';
 
-/** Runs the CLI as a user would (`npm run datapath -- …` runs this same command). */
-function datapath(...args: string[]) {
-  const r = spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** The CLI in this process, as `npm run datapath -- …` runs it (src/cli/main.ts only writes what it returns). */
+const datapath = (...args: string[]) => runCli(args);
 
 const FILE = 'public/examples/canonical.yaml';
 
@@ -106,4 +104,15 @@ describe('datapath CLI', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('cannot read no-such-file.yaml');
   });
+
+  // The one test that starts a process: the entry point itself writes the streams and sets
+  // the exit status. A cold `npx tsx` start takes seconds on a busy 2-core machine.
+  it('the entry point (npm run datapath) prints to stderr and exits 2 on a bad argument', () => {
+    const r = spawnSync('npx', ['tsx', 'src/cli/main.ts', 'rules', '--node', 'node-9', FILE], {
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('datapath: --node node-9: no such node');
+  }, 60_000);
 });

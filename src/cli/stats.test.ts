@@ -1,12 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './run';
 import type { StatsJson } from './stats';
 
-/** Runs the CLI as a user would (`npm run datapath -- …`). */
-function datapath(...args: string[]) {
-  const r = spawnSync('npx', ['tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** The CLI in this process, as `npm run datapath -- …` runs it (src/cli/main.ts only writes what it returns). */
+const datapath = (...args: string[]) => runCli(args);
 
 describe('datapath stats', () => {
   it('--json: local-uneven, the lone Pod expects 1/2 and each of the three 1/6; counts add up', () => {
