@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { ModeRuleset } from '../../model/kube-proxy/types';
 import { toggleNodeFailure, run } from '../../store/commands';
 import {
+  selectModelError,
   selectPlayback,
   selectResult,
   selectScene,
@@ -54,6 +55,7 @@ interface TopologyProps {
 export function Topology({ overlay, rotationBadges = true }: TopologyProps) {
   const store = useAppStoreApi();
   const result = useAppStore(selectResult);
+  const modelError = useAppStore(selectModelError);
   const scene = useAppStore(selectScene);
   const trace = useAppStore(selectTrace);
   const { stepIndex, speed } = useAppStore(selectPlayback);
@@ -129,8 +131,14 @@ export function Topology({ overlay, rotationBadges = true }: TopologyProps) {
       <Legend ids={ids} />
     </div>
   );
+  // Before the model's first answer there is nothing to draw yet (the stage says "Computing…"
+  // after a moment); only an answer that is an error means the scenario could not be resolved.
   if (!cluster || !l)
-    return canvas(<p className="empty">No topology: the scenario could not be resolved.</p>);
+    return canvas(
+      modelError === undefined ? null : (
+        <p className="empty">No topology: the scenario could not be resolved.</p>
+      ),
+    );
 
   const service =
     cluster.services.find((s) => `${s.namespace}/${s.name}` === result.serviceKey) ??

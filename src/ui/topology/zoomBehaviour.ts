@@ -18,6 +18,8 @@ export interface StageZoom {
   fit(): void;
   /** Scale 1, panned so the drawing's y `top` (px) sits at the stage's top. */
   reveal(top: number): void;
+  /** Sets the transform: translate (`x`, `y`, px) then scale `k` (within the limits). */
+  set(x: number, y: number, k: number): void;
   /** Panning stops `margin` px past a drawing `w`×`h` px. */
   setExtent(w: number, h: number, margin: number): void;
   /** Removes the listeners from the SVG. */
@@ -49,6 +51,7 @@ export function attachZoom(
     zoomBy: (k) => z.scaleBy(sel, k),
     fit: () => z.transform(sel, zoomIdentity),
     reveal: (top) => z.transform(sel, zoomIdentity.translate(0, -Math.max(0, top))),
+    set: (x, y, k) => z.transform(sel, zoomIdentity.translate(x, y).scale(k)),
     setExtent: (w, h, m) => {
       z.translateExtent([
         [-m, -m],
