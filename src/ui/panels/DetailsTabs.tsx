@@ -1,5 +1,5 @@
-import { Suspense, lazy, useEffect, useRef } from 'react';
-import type { KeyboardEvent, ReactNode, Ref } from 'react';
+import { Suspense, lazy, useRef } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { ErrorBoundary } from '../ErrorBoundary';
 import {
   ConntrackPanel,
@@ -44,36 +44,9 @@ export function tabForKey(current: DetailTab, key: string): DetailTab | null {
   return null;
 }
 
-/**
- * After the rules tab opens: its listing was hidden when the current rule last changed, so it
- * could not scroll to it then. Brings the current line (or a comparison's first change) into
- * the listing's own view — never the page's.
- */
-function revealCurrentRule(panel: HTMLElement | null): void {
-  const box = panel?.querySelector<HTMLElement>('.rules-scroll');
-  const el =
-    box?.querySelector<HTMLElement>('[data-current="true"]') ??
-    box?.querySelector<HTMLElement>('[data-change]');
-  if (!box || !el) return;
-  const top = el.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
-  const visible = top >= box.scrollTop && top + el.offsetHeight <= box.scrollTop + box.clientHeight;
-  if (!visible) box.scrollTop = Math.max(0, top - box.clientHeight / 3);
-}
-
-function TabPanel({
-  tab,
-  open,
-  children,
-  panelRef,
-}: {
-  tab: DetailTab;
-  open: boolean;
-  children: ReactNode;
-  panelRef?: Ref<HTMLDivElement>;
-}) {
+function TabPanel({ tab, open, children }: { tab: DetailTab; open: boolean; children: ReactNode }) {
   return (
     <div
-      ref={panelRef}
       role="tabpanel"
       id={panelId(tab)}
       aria-labelledby={tabId(tab)}
@@ -96,12 +69,8 @@ function TabPanel({
  */
 export function DetailsTabs({ tab, onTab }: { tab: DetailTab; onTab: (tab: DetailTab) => void }) {
   const tabs = useRef<Partial<Record<DetailTab, HTMLButtonElement | null>>>({});
-  const rules = useRef<HTMLDivElement>(null);
   // The hidden tabs' panels mount after the first paint (their code is not in the first load).
   const late = useAfterFirstPaint();
-  useEffect(() => {
-    if (tab === 'rules') revealCurrentRule(rules.current);
-  }, [tab]);
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const to = tabForKey(tab, e.key);
     if (!to) return;
@@ -151,7 +120,7 @@ export function DetailsTabs({ tab, onTab }: { tab: DetailTab; onTab: (tab: Detai
           <ConntrackPanel />
         </LazyPanel>
       </TabPanel>
-      <TabPanel tab="rules" open={tab === 'rules'} panelRef={rules}>
+      <TabPanel tab="rules" open={tab === 'rules'}>
         <div className="tab-toolbar">
           <NodePicker />
         </div>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import {
   selectCluster,
   selectRules,
@@ -52,24 +52,42 @@ export function RulesPanel() {
   const current =
     step?.rule?.kind === 'kube-proxy' && step.rule.node === node ? step.rule.ruleId : undefined;
 
-  const lines: ListedLine[] = useMemo(() => {
-    if (!rs) return [];
-    if (option) {
-      if (other === 'pending') return [];
-      return diffRuleLines(rs.lines, other?.lines ?? []);
-    }
-    const matched = matchedRuleIds(trace, index, node);
-    const followed = followedChains(trace, index, node);
-    return rs.lines.map((l) => ({
-      ...l,
-      matched: l.ruleId !== undefined && matched.has(l.ruleId),
-      current: l.ruleId !== undefined && l.ruleId === current,
-      followed:
-        l.ruleId === undefined &&
-        l.chain !== undefined &&
-        followed.has(l.chain.replace(/^(nat|filter)\//, '')),
-    }));
-  }, [rs, option, other, node, trace, index, current]);
+  const matched = useMemo(() => matchedRuleIds(trace, index, node), [trace, index, node]);
+  const followed = useMemo(() => followedChains(trace, index, node), [trace, index, node]);
+  // A comparison's lines (a diff, made once per pair of listings); null when not comparing.
+  const diff: ListedLine[] | null = useMemo(() => {
+    if (!rs || !option) return null;
+    if (other === 'pending') return [];
+    return diffRuleLines(rs.lines, other?.lines ?? []);
+  }, [rs, option, other]);
+  // Lines are marked as they are drawn (a windowed listing draws ~100 of 40,000), not all at
+  // every step.
+  const lineAt = useCallback(
+    (i: number): ListedLine => {
+      if (diff) return diff[i] ?? { text: '' };
+      const l = rs?.lines[i];
+      if (!l) return { text: '' };
+      return {
+        ...l,
+        matched: l.ruleId !== undefined && matched.has(l.ruleId),
+        current: l.ruleId !== undefined && l.ruleId === current,
+        followed:
+          l.ruleId === undefined &&
+          l.chain !== undefined &&
+          followed.has(l.chain.replace(/^(nat|filter)\//, '')),
+      };
+    },
+    [diff, rs, matched, followed, current],
+  );
+  const count = diff ? diff.length : (rs?.lines.length ?? 0);
+  const currentIndex = useMemo(
+    () =>
+      diff || current === undefined ? -1 : (rs?.lines.findIndex((l) => l.ruleId === current) ?? -1),
+    [diff, rs, current],
+  );
+  const revealIndex = diff
+    ? diff.findIndex((l) => l.change !== undefined && l.change !== 'same')
+    : currentIndex;
 
   if (!rs) {
     // From a worker, a node's rules arrive after it is picked (the answer holds the path's).
@@ -83,10 +101,10 @@ export function RulesPanel() {
     return <p className="empty">No rules for {node || 'this node'}.</p>;
   }
   const counts =
-    option && other !== 'pending'
+    diff && other !== 'pending'
       ? {
-          added: lines.filter((l) => l.change === 'added').length,
-          removed: lines.filter((l) => l.change === 'removed').length,
+          added: diff.filter((l) => l.change === 'added').length,
+          removed: diff.filter((l) => l.change === 'removed').length,
         }
       : undefined;
   return (
@@ -120,7 +138,10 @@ export function RulesPanel() {
         )}
       </div>
       <RuleListing
-        lines={lines}
+        count={count}
+        lineAt={lineAt}
+        currentIndex={currentIndex}
+        revealIndex={revealIndex}
         mode={rs.mode}
         label={`${TOOL[rs.mode] ?? rs.mode} output of ${node}${option ? `, compared with ${option.label}` : ''}`}
       />
