@@ -17,9 +17,14 @@ export interface FlowResult {
   masquerade: boolean;
 }
 
+/** The most walks {@link flowVerdict} makes: far above one per endpoint of the biggest Service. */
+export const MAX_FLOW_WALKS = 1_000_000;
+
 /**
- * Explores every combination of endpoint choices (one per choice point; a few hundred at
- * most for realistic Services) and merges the outcomes.
+ * Explores every combination of endpoint choices (one walk per endpoint a choice point offers:
+ * 10,000 for a Service with 10,000 endpoints) and merges the outcomes.
+ * @throws {Error} when the combinations need more than {@link MAX_FLOW_WALKS} walks (the
+ *   answer would be incomplete).
  */
 export function flowVerdict(
   impl: ProxyModeImpl,
@@ -32,7 +37,11 @@ export function flowVerdict(
   let masquerade = false;
   let verdict: FlowResult['verdict'] = 'NONE';
   const pending: number[][] = [[]];
-  for (let runs = 0; pending.length > 0 && runs < 10_000; runs++) {
+  for (let runs = 0; pending.length > 0; runs++) {
+    if (runs >= MAX_FLOW_WALKS)
+      throw new Error(
+        `flow: more than ${MAX_FLOW_WALKS.toLocaleString('en-US')} combinations of endpoint choices`,
+      );
     const path = pending.pop() as number[];
     let depth = 0;
     const proc = impl.process(rs, node, packet, origin, (options) => {

@@ -49,6 +49,13 @@ function sepEndpoint(nat: ReadonlyMap<string, Chain>, rs: IptablesRuleset, sep: 
 }
 
 /**
+ * A cascade's options as endpoints, made once per options list (the walk gives the same list
+ * for the same chain each time; a KUBE-SEP chain's name is a hash of its endpoint, so the
+ * endpoint it DNATs to is the same in every ruleset that has it).
+ */
+const endpointOptions = new WeakMap<readonly StatisticOption[], ChoiceOption[]>();
+
+/**
  * Runs one new packet through the node's iptables rules.
  * @param choose picks among a KUBE-SVC/KUBE-SVL chain's endpoints (given with the
  *   probabilities the `statistic` cascade gives them)
@@ -63,10 +70,14 @@ export function processIptables(
   const choices = new Map<string, { options: ChoiceOption[]; chosen: number }>();
   const nat = chainIndex(rs, 'nat');
   const proc = processPacket(rs, node, packet, origin, (chain, options: StatisticOption[]) => {
-    const opts = options.map((o) => ({
-      endpoint: sepEndpoint(nat, rs, o.target),
-      probability: o.probability,
-    }));
+    let opts = endpointOptions.get(options);
+    if (!opts) {
+      opts = options.map((o) => ({
+        endpoint: sepEndpoint(nat, rs, o.target),
+        probability: o.probability,
+      }));
+      endpointOptions.set(options, opts);
+    }
     const chosen = choose(opts);
     choices.set(chain, { options: opts, chosen });
     return chosen;

@@ -75,6 +75,65 @@ export function findChain(rs: IptablesRuleset, table: Table, name: string): Chai
   return late;
 }
 
+/**
+ * What the walk needs of a chain besides its rules, worked out once per chain object: its
+ * cascade's options, and the indices of the rules that can match whatever was chosen (every
+ * rule but those with a `statistic` match; one of those matches only when it is the chosen
+ * option). Chains are not changed after the writer makes them; `length` guards that.
+ */
+interface ChainFacts {
+  length: number;
+  options: StatisticOption[];
+  /** Rule indices without a `statistic` match, in order; null: every rule (no such match). */
+  plain: number[] | null;
+  /** Each option's rule index in `chain.rules`. */
+  optionIndex: number[];
+}
+
+const factsByChain = new WeakMap<Chain, ChainFacts>();
+
+function chainFacts(chain: Chain): ChainFacts {
+  const hit = factsByChain.get(chain);
+  if (hit && hit.length === chain.rules.length) return hit;
+  const options = statisticOptions(chain);
+  const position = new Map(chain.rules.map((r, i) => [r, i]));
+  const plain: number[] = [];
+  chain.rules.forEach((r, i) => {
+    if (!r.matches.some((m) => m.kind === 'statistic')) plain.push(i);
+  });
+  const facts: ChainFacts = {
+    length: chain.rules.length,
+    options,
+    plain: plain.length === chain.rules.length ? null : plain,
+    optionIndex: options.map((o) => position.get(o.rule) ?? -1),
+  };
+  factsByChain.set(chain, facts);
+  return facts;
+}
+
+/**
+ * The rules of `chain` a packet can match once option `chosen` of its cascade was taken, in
+ * chain order: a load-balancing chain of 10,000 endpoints walks its few plain rules and the one
+ * chosen, not 10,000 rules (what makes exploring every option, as `flowVerdict` does, linear).
+ */
+function* walkable(chain: Chain, facts: ChainFacts, chosen: number): Generator<Rule> {
+  if (facts.plain === null) {
+    yield* chain.rules;
+    return;
+  }
+  const pick = facts.optionIndex[chosen] ?? -1;
+  // The chosen rule has a statistic match unless it is the cascade's last rule (then it is plain).
+  let pending = pick >= 0 && !facts.plain.includes(pick) ? pick : -1;
+  for (const i of facts.plain) {
+    if (pending >= 0 && pending < i) {
+      yield chain.rules[pending] as Rule;
+      pending = -1;
+    }
+    yield chain.rules[i] as Rule;
+  }
+  if (pending >= 0) yield chain.rules[pending] as Rule;
+}
+
 /** The options of a chain's `statistic` cascade, with the probability each rule really gets. */
 export function statisticOptions(chain: Chain): StatisticOption[] {
   const out: StatisticOption[] = [];
@@ -164,13 +223,16 @@ export function walkTable(
     let chosenRuleId: string | undefined;
     // A load-balancing chain (even one with a single endpoint, which has no statistic
     // match) is a choice: record it, and let the chooser decide the cascade.
-    const options = statisticOptions(chain);
+    const facts = chainFacts(chain);
+    const { options } = facts;
+    let idx = -1;
     if (options.length > 0) {
-      const idx = env.choose(chain.name, options);
+      idx = env.choose(chain.name, options);
       chosenRuleId = options[idx]?.rule.id;
       result.choices.push({ chain: chain.name, options, chosen: idx });
     }
-    for (const rule of chain.rules) {
+    // Unchosen statistic rules never match (see `matches`): skipped, not tested.
+    for (const rule of walkable(chain, facts, idx)) {
       if (!allMatch(rule, result.packet, env, chosenRuleId)) continue;
       const t = rule.target;
       switch (t.kind) {

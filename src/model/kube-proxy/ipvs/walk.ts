@@ -201,6 +201,22 @@ export function findVirtualServer(rs: IpvsRuleset, p: ModePacket): VirtualServer
   );
 }
 
+/** Each virtual server's real servers as choice options, made once (`flowVerdict` walks once per real server). */
+const optionsByServer = new WeakMap<object, { length: number; options: ChoiceOption[] }>();
+
+function realServerOptions(vs: {
+  realServers: readonly { ip: IPv4; port: number }[];
+}): ChoiceOption[] {
+  const hit = optionsByServer.get(vs);
+  if (hit && hit.length === vs.realServers.length) return hit.options;
+  const options = vs.realServers.map((r) => ({
+    endpoint: hostPort(r.ip, r.port),
+    probability: 1 / vs.realServers.length,
+  }));
+  optionsByServer.set(vs, { length: vs.realServers.length, options });
+  return options;
+}
+
 /**
  * Runs kube-proxy's IPVS-mode state of `rs` (the state of `node`) on one NEW packet.
  *
@@ -291,10 +307,7 @@ export function processIpvs(
     env.hits.push(hit);
     return done(p, false, { kind: 'reject', hit });
   }
-  const options: ChoiceOption[] = vs.realServers.map((r) => ({
-    endpoint: hostPort(r.ip, r.port),
-    probability: 1 / vs.realServers.length,
-  }));
+  const options = realServerOptions(vs);
   const picked = Math.floor(choose(options));
   const chosen = Math.min(Math.max(Number.isFinite(picked) ? picked : 0, 0), options.length - 1);
   env.hits.push({ ...vsHit('choose'), choice: { options, chosen } });

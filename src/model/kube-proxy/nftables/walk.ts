@@ -52,7 +52,7 @@ export function isNodeLocal(node: ClusterNode, ip: string): boolean {
 }
 
 function inSet(rs: NftRuleset, name: string, ip: string): boolean {
-  const s = rs.sets.find((x) => x.name === name);
+  const s = indexOf(rs).sets.get(name);
   return s?.kind === 'set' && s.elements.includes(ip);
 }
 
@@ -79,7 +79,7 @@ function matches(m: NftMatch, st: WalkState): boolean {
 }
 
 function lookup(st: WalkState, map: string, withAddr: boolean): NftMapElement | undefined {
-  const m = st.rs.sets.find((x) => x.name === map);
+  const m = indexOf(st.rs).sets.get(map);
   if (m?.kind !== 'map') return undefined;
   const p = st.packet;
   return m.elements.find(
@@ -106,8 +106,44 @@ function record(st: WalkState, rule: NftRule, role?: HitRole): ModeHit {
   return hit;
 }
 
+/**
+ * A ruleset's chains by name, base chains by hook (lowest priority first) and sets by name,
+ * made once per ruleset: a node of a 10,000-endpoint cluster has over 10,000 chains, and a walk
+ * enters a few of them (`flowVerdict` walks once per endpoint). Rulesets are not changed after
+ * the writer makes them; the chain count guards that.
+ */
+interface RulesetIndex {
+  chainCount: number;
+  chains: Map<string, NftChain>;
+  hooks: Map<NftHook, NftChain[]>;
+  sets: Map<string, NftRuleset['sets'][number]>;
+}
+
+const indexes = new WeakMap<NftRuleset, RulesetIndex>();
+
+function indexOf(rs: NftRuleset): RulesetIndex {
+  const hit = indexes.get(rs);
+  if (hit && hit.chainCount === rs.chains.length) return hit;
+  const chains = new Map<string, NftChain>();
+  const hooks = new Map<NftHook, NftChain[]>();
+  for (const c of rs.chains) {
+    if (!chains.has(c.name)) chains.set(c.name, c);
+    if (c.base) hooks.set(c.base.hook, [...(hooks.get(c.base.hook) ?? []), c]);
+  }
+  for (const list of hooks.values())
+    list.sort((a, b) => (a.base?.priority ?? 0) - (b.base?.priority ?? 0));
+  const sets = new Map<string, NftRuleset['sets'][number]>();
+  for (const x of rs.sets) if (!sets.has(x.name)) sets.set(x.name, x);
+  const ix = { chainCount: rs.chains.length, chains, hooks, sets };
+  indexes.set(rs, ix);
+  return ix;
+}
+
+/** Each `numgen` statement's targets as choice options, made once. */
+const numgenOptions = new WeakMap<object, ChoiceOption[]>();
+
 function findChain(rs: NftRuleset, name: string): NftChain {
-  const c = rs.chains.find((x) => x.name === name);
+  const c = indexOf(rs).chains.get(name);
   if (!c) throw new Error(`no chain "${name}" in ip kube-proxy`);
   return c;
 }
@@ -166,10 +202,11 @@ function runBaseChain(base: NftChain, st: WalkState): Verdict {
         continue;
       }
       case 'numgen': {
-        const options: ChoiceOption[] = s.targets.map((t) => ({
-          endpoint: t.endpoint,
-          probability: 1 / s.mod,
-        }));
+        let options = numgenOptions.get(s);
+        if (!options) {
+          options = s.targets.map((t) => ({ endpoint: t.endpoint, probability: 1 / s.mod }));
+          numgenOptions.set(s, options);
+        }
         const chosen = st.choose(options);
         const target = s.targets[chosen];
         if (!target) throw new Error(`endpoint choice ${chosen} out of range in ${rule.chain}`);
@@ -216,9 +253,7 @@ function runBaseChain(base: NftChain, st: WalkState): Verdict {
 
 /** Runs every base chain at `hook`, lowest priority first. */
 function runHook(hook: NftHook, st: WalkState): Verdict {
-  const bases = st.rs.chains
-    .filter((c) => c.base?.hook === hook)
-    .sort((a, b) => (a.base?.priority ?? 0) - (b.base?.priority ?? 0));
+  const bases = indexOf(st.rs).hooks.get(hook) ?? [];
   for (const c of bases) {
     const v = runBaseChain(c, st);
     if (v.kind !== 'accept') return v;
