@@ -7,7 +7,7 @@
  *   bench-figure.ts FIGURE FILE RUNS [CLI-ARGS…]
  *
  * FIGURE is `parse`, `runScene`, `import`, `simulate`, `heap` or `cli` (in-process CLI: the
- * CLI's `main` called with CLI-ARGS, output discarded); FILE is a manifest written by
+ * CLI's `runCli` called with CLI-ARGS, output kept, not printed); FILE is a manifest written by
  * scripts/gen-cluster.ts. Each timed figure runs once unmeasured (warm-up: JIT, caches) and then
  * RUNS times; everything that is not the measured call (reading the file, loading and filling
  * the objects, the scene) is prepared outside the clock.
