@@ -31,6 +31,18 @@ export function endpointSet(list: readonly EndpointModel[]): EndpointModel[] {
  * `-m comment` out of the KUBE-SEP- rules and of the KUBE-SVC-/KUBE-SVL- rules that jump to them.
  */
 export function isLargeCluster(cluster: Cluster): boolean {
+  // Asked once per node whose rules are written: answered once per cluster (a resolved
+  // cluster is not changed afterwards).
+  const known = largeByCluster.get(cluster);
+  if (known !== undefined) return known;
+  const large = countPastThreshold(cluster);
+  largeByCluster.set(cluster, large);
+  return large;
+}
+
+const largeByCluster = new WeakMap<Cluster, boolean>();
+
+function countPastThreshold(cluster: Cluster): boolean {
   // Counts distinct `ip:port`s per service port (as endpointSet keeps them), stopping as soon
   // as the threshold is passed: a 10,000-endpoint cluster is known large after 1,001.
   let total = 0;
