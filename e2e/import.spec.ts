@@ -248,11 +248,13 @@ test.describe('your cluster', () => {
       mimeType: 'application/yaml',
       buffer: Buffer.from(example('local-uneven.yaml')),
     });
-    await expect(ui.notice).toContainText('Applied local.yaml');
+    // The file is checked and the model answers in workers loaded on first use: on a busy
+    // machine that is more than the 5 s an assertion waits by default.
+    await expect(ui.notice).toContainText('Applied local.yaml', { timeout: 15_000 });
     await expect(ui.panel).toBeHidden();
     // Focus is back on the button that opened the dialog.
     await expect(page.getByTestId('cluster-button')).toBeFocused();
-    await expect(app.topology).toContainText('aks-nodepool1-38290761-vmss');
+    await expect(app.topology).toContainText('aks-nodepool1-38290761-vmss', { timeout: 15_000 });
     await expect(page.locator('fieldset[data-group="policy"] input[value="Local"]')).toBeChecked();
 
     await ui.show();
