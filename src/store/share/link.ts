@@ -69,7 +69,8 @@ export const MAX_ENCODED_CHARS = 1_000_000;
 /** Longest name (a Kubernetes name is at most 253 characters) or `ip:port` accepted. */
 const MAX_NAME = 253;
 const MAX_FAILED_NODES = 1_000;
-const MAX_OBJECTS = 5_000;
+/** Objects a link or saved view may hold (more are refused when one is read). */
+export const MAX_OBJECTS = 5_000;
 const MAX_DEPTH = 64;
 const MAX_STEP = 100_000;
 const MAX_SEED = 2 ** 53 - 1;
@@ -100,6 +101,11 @@ export function encodeState(state: SharedState): string {
   return HASH_PREFIX + LZString.compressToEncodedURIComponent(JSON.stringify(state));
 }
 
+/** Whether `state` holds more objects than a link or saved view may ({@link MAX_OBJECTS}). */
+export function tooManyObjects(state: SharedState): boolean {
+  return (state.objects?.length ?? 0) > MAX_OBJECTS;
+}
+
 /**
  * The view as `#s=<data>` when a link can carry it — the link is decoded again, so it is one
  * this app will open — otherwise why not (a scenario too large for a link).
@@ -107,6 +113,9 @@ export function encodeState(state: SharedState): string {
 export function shareLink(
   state: SharedState,
 ): { ok: true; hash: string } | { ok: false; reason: string } {
+  // Known too large without writing out 10,000 Pods (seconds of main-thread work in all).
+  if (tooManyObjects(state))
+    return { ok: false, reason: `the view has more than ${MAX_OBJECTS} objects` };
   const json = JSON.stringify(state);
   if (json.length > MAX_DECODED_CHARS)
     return { ok: false, reason: `the view is larger than ${MAX_DECODED_CHARS / 1000} KB` };

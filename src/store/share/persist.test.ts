@@ -83,6 +83,19 @@ describe('the saved view', () => {
     expect(saveView(brokenStorage, state)).toBe(false);
   });
 
+  it('a view with more objects than a saved view may hold is not written, and removes the older one', () => {
+    const storage = fakeStorage();
+    saveView(storage, state);
+    const setItem = vi.spyOn(storage, 'setItem');
+    const many: SharedState = {
+      ...state,
+      objects: Array.from({ length: 5_001 }, () => ({ kind: 'X' }) as never),
+    };
+    expect(saveView(storage, many)).toBe(false);
+    expect(setItem).not.toHaveBeenCalled();
+    expect(loadSaved(storage)).toEqual({ kind: 'none' });
+  });
+
   it('a view it cannot save (too large, storage full) removes the older saved one', () => {
     const storage = fakeStorage();
     saveView(storage, state);

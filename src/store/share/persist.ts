@@ -3,7 +3,7 @@
  * Stored as JSON under a versioned key; read back through the same checks as a link. Storage
  * may be missing, disabled, full or hold anything: every access is guarded, nothing throws.
  */
-import { SHARE_VERSION, validateSharedState } from './link';
+import { SHARE_VERSION, tooManyObjects, validateSharedState } from './link';
 import type { SharedState } from './link';
 
 /** The key this version writes; a later format would use another key (`lbpath.v2.state`). */
@@ -64,6 +64,9 @@ export function loadSaved(storage: StorageLike | undefined): Restored {
 export function saveView(storage: StorageLike | undefined, state: SharedState): boolean {
   if (!storage) return false;
   try {
+    // A view with more objects than a saved view may hold is refused unwritten (it would be
+    // refused when read, and writing out 10,000 Pods blocks the page).
+    if (tooManyObjects(state)) throw new RangeError('too many objects');
     const text = JSON.stringify(state);
     if (text.length <= MAX_SAVED_CHARS) {
       storage.setItem(STORAGE_KEY, text);

@@ -12,14 +12,17 @@ import { SHARE_VERSION, shareLink } from './link';
 import type { SharedState, SharedTime } from './link';
 
 let canonicalJson: string | undefined;
+let canonicalCount: number | undefined;
 const canonicalCache = new WeakMap<ScenarioObject[], boolean>();
 
 /** Whether `objects` are the canonical scenario's (by value; memoised per array). */
 export function isCanonical(objects: ScenarioObject[]): boolean {
   let hit = canonicalCache.get(objects);
   if (hit === undefined) {
+    canonicalCount ??= canonicalObjects().length;
     canonicalJson ??= JSON.stringify(canonicalObjects());
-    hit = JSON.stringify(objects) === canonicalJson;
+    // Another count is another scenario: no need to write out an imported cluster's objects.
+    hit = objects.length === canonicalCount && JSON.stringify(objects) === canonicalJson;
     canonicalCache.set(objects, hit);
   }
   return hit;
