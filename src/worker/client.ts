@@ -16,6 +16,10 @@ import type { ModeRuleset } from '../model/kube-proxy/types';
 import type { Derived } from '../store/derived';
 import type { AsyncEngine, EngineChannel, RulesAnswer } from '../store/engine';
 import { unpackRules } from './pack';
+import type { outgoing as outgoingOf } from './handler';
+import { joinArrays } from './parts';
+import type { ArrayPart } from './parts';
+import { OBJECTS_PER_PART } from './protocol';
 import type { FromWorker, SceneReply, ToWorker } from './protocol';
 
 interface Transport {
@@ -34,13 +38,18 @@ function workerTransport(): Transport {
 /** The worker's handler in this thread (no `Worker`): same messages, answered in a task. */
 function inThreadTransport(): Transport {
   let listener: (m: FromWorker) => void = () => {};
-  const handler = import('./handler').then((m) => new m.ModelHandler());
+  const handler = import('./handler').then((m) => {
+    outgoing = m.outgoing;
+    return new m.ModelHandler();
+  });
+  let outgoing: typeof outgoingOf = (r) => [r];
   return {
     post: (m) => {
       void handler.then((h) =>
         setTimeout(() => {
           const reply = h.handle(m);
-          if (reply) listener(reply);
+          // In the worker's messages (a large reply in parts), so both paths are one.
+          if (reply) for (const r of outgoing(reply)) listener(r);
         }, 0),
       );
     },
@@ -80,11 +89,57 @@ interface Slot {
 }
 
 /**
+ * Posts messages in order, an object set's parts one per task (a set of 10,000 Pods cloned in
+ * one message blocked the page for ~360 ms); every other message goes at once unless parts are
+ * still queued before it.
+ */
+export function createOutbox(
+  post: (m: ToWorker) => void,
+  later: (fn: () => void) => void = (fn) => setTimeout(fn, 0),
+): { post(m: ToWorker): void; sendObjects(id: number, objects: ScenarioObject[]): void } {
+  const queue: ToWorker[] = [];
+  let waiting = false;
+  const pump = () => {
+    waiting = false;
+    for (let m = queue.shift(); m; m = queue.shift()) {
+      post(m);
+      // The next part (and whatever waits behind it) goes in a later task.
+      if (m.type === 'objects' && m.more) {
+        waiting = true;
+        return later(pump);
+      }
+    }
+  };
+  const push = (m: ToWorker) => {
+    queue.push(m);
+    if (!waiting) pump();
+  };
+  return {
+    post: push,
+    sendObjects(id, objects) {
+      if (objects.length === 0) return push({ type: 'objects', id, objects });
+      for (let i = 0; i < objects.length; i += OBJECTS_PER_PART) {
+        const more = i + OBJECTS_PER_PART < objects.length;
+        push({
+          type: 'objects',
+          id,
+          objects: objects.slice(i, i + OBJECTS_PER_PART),
+          ...(more ? { more } : {}),
+        });
+      }
+    },
+  };
+}
+
+/**
  * An engine backed by one Web Worker (`model.worker.ts`), or by the same handler in this
  * thread when `Worker` is not available.
  */
 export function createWorkerEngine(): AsyncEngine {
   const transport = typeof Worker === 'function' ? workerTransport() : inThreadTransport();
+  const outbox = createOutbox((m) => transport.post(m));
+  /** Parts of large arrays of replies not yet arrived, by request. */
+  const partsFor = new Map<number, ArrayPart[]>();
   const ids = new WeakMap<ScenarioObject[], number>();
   const sent = new Set<number>();
   const jobs = new Map<number, { slot: Slot; job: Job }>();
@@ -96,7 +151,7 @@ export function createWorkerEngine(): AsyncEngine {
     typeof FinalizationRegistry === 'function'
       ? new FinalizationRegistry<number>((id) => {
           sent.delete(id);
-          transport.post({ type: 'forget', id });
+          outbox.post({ type: 'forget', id });
         })
       : undefined;
 
@@ -113,13 +168,13 @@ export function createWorkerEngine(): AsyncEngine {
   const start = (slot: Slot, job: Job) => {
     const id = idOf(job.objects);
     if (!sent.has(id)) {
-      transport.post({ type: 'objects', id, objects: job.objects });
+      outbox.sendObjects(id, job.objects);
       sent.add(id);
     }
     const req = nextReq++;
     jobs.set(req, { slot, job });
     slot.inflight = req;
-    transport.post(job.message(req, id));
+    outbox.post(job.message(req, id));
   };
 
   const submit = (slot: Slot, job: Job) => {
@@ -129,6 +184,15 @@ export function createWorkerEngine(): AsyncEngine {
 
   transport.listen((m) => {
     if (m.type === 'counts') return countsFor.get(m.req)?.(m);
+    if (m.type === 'part') {
+      const parts = partsFor.get(m.req) ?? [];
+      parts.push(m.part);
+      partsFor.set(m.req, parts);
+      return;
+    }
+    const parts = partsFor.get(m.req);
+    partsFor.delete(m.req);
+    if (parts && m.type === 'scene' && m.reply.ok) joinArrays(m.reply, parts);
     const entry = jobs.get(m.req);
     if (!entry) return;
     jobs.delete(m.req);

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { canonicalObjects, DEFAULT_SCENE, runScene } from '../model';
 import type { SceneOptions } from '../model';
 import { generatedCluster } from '../model/scenario/generated';
-import { derivedOf } from './client';
-import { ModelHandler, pathNodes, sceneReply } from './handler';
+import { createOutbox, derivedOf } from './client';
+import { ModelHandler, outgoing, pathNodes, sceneReply } from './handler';
+import { joinArrays } from './parts';
+import type { ToWorker } from './protocol';
 import { packRules, unpackRules } from './pack';
 import type { ModeRuleset } from '../model/kube-proxy/types';
 
@@ -96,5 +98,86 @@ describe('packed rules', () => {
         expect(unpackRules(structuredClone(packRules(rs)))).toEqual(listing(rs));
       }
     }
+  });
+});
+
+describe('large messages in parts', () => {
+  it('an object set sent in parts answers as the whole set does; a forgotten one is dropped', () => {
+    const objects = generatedCluster({ nodes: 6, pods: 30 });
+    const whole = new ModelHandler();
+    whole.handle({ type: 'objects', id: 1, objects });
+    const parts = new ModelHandler();
+    parts.handle({ type: 'objects', id: 1, objects: objects.slice(0, 10), more: true });
+    parts.handle({ type: 'objects', id: 1, objects: objects.slice(10, 20), more: true });
+    // Not complete yet: the handler does not hold the set.
+    expect(
+      parts.handle({ type: 'scene', req: 1, objects: 1, scene: DEFAULT_SCENE, nodes: [] }),
+    ).toEqual({ type: 'missing', req: 1, objects: 1 });
+    parts.handle({ type: 'objects', id: 1, objects: objects.slice(20) });
+    const ask: ToWorker = {
+      type: 'scene',
+      req: 2,
+      objects: 1,
+      scene: DEFAULT_SCENE,
+      nodes: ['node-1'],
+    };
+    expect(parts.handle(ask)).toEqual(whole.handle(ask));
+
+    // Parts of a set forgotten before it was complete are dropped, not joined to the next.
+    parts.handle({ type: 'objects', id: 2, objects: objects.slice(0, 10), more: true });
+    parts.handle({ type: 'forget', id: 2 });
+    parts.handle({ type: 'objects', id: 2, objects: generatedCluster({ nodes: 2, pods: 4 }) });
+    const two = parts.run(2, DEFAULT_SCENE);
+    expect(two instanceof Error || two === undefined ? two : two.cluster.nodes.length).toBe(2);
+  });
+
+  it('a scene answer goes as its large arrays in parts, then the rest; joined it is the answer', () => {
+    const objects = generatedCluster({ nodes: 20, pods: 100 });
+    const h = new ModelHandler();
+    h.handle({ type: 'objects', id: 1, objects });
+    const reply = h.handle({ type: 'scene', req: 5, objects: 1, scene: DEFAULT_SCENE, nodes: [] });
+    const msgs = outgoing(reply!, 30);
+    const last = msgs[msgs.length - 1]!;
+    expect(last.type).toBe('scene');
+    const parts = msgs.slice(0, -1);
+    // 100 Pods in parts of 30: 4 parts; and the nodes, endpoints and targets likewise.
+    expect(
+      parts.filter((m) => m.type === 'part' && m.part.path.join('.') === 'cluster.pods'),
+    ).toHaveLength(4);
+    for (const m of parts) expect(m.type === 'part' && m.req === 5).toBe(true);
+    const joined = structuredClone(last);
+    if (joined.type !== 'scene') throw new Error('not a scene answer');
+    joinArrays(
+      joined.reply,
+      parts.map((m) => (m.type === 'part' ? m.part : { path: [], items: [] })),
+    );
+    expect(joined).toEqual(reply);
+    // Other messages go as they are.
+    const missing = { type: 'missing', req: 1, objects: 3 } as const;
+    expect(outgoing(missing)).toEqual([missing]);
+  });
+});
+
+describe('the client outbox', () => {
+  it('posts an object set in parts, one per task, and what follows after them, in order', () => {
+    const posted: string[] = [];
+    const tasks: (() => void)[] = [];
+    const box = createOutbox(
+      (m) =>
+        posted.push(
+          m.type === 'objects' ? `objects ${m.objects.length}${m.more ? '+' : ''}` : m.type,
+        ),
+      (fn) => tasks.push(fn),
+    );
+    const objects = generatedCluster({ nodes: 12, pods: 2_500 });
+    box.sendObjects(1, objects);
+    box.post({ type: 'scene', req: 1, objects: 1, scene: DEFAULT_SCENE, nodes: [] });
+    // The first part at once; the rest each in a later task; the scene after the last part.
+    expect(posted).toEqual(['objects 1000+']);
+    while (tasks.length > 0) tasks.shift()!();
+    const n = objects.length;
+    expect(posted).toEqual(['objects 1000+', 'objects 1000+', `objects ${n - 2000}`, 'scene']);
+    box.post({ type: 'forget', id: 1 });
+    expect(posted[posted.length - 1]).toBe('forget');
   });
 });

@@ -12,6 +12,7 @@ import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
 import type { ModeRuleset } from '../model/kube-proxy/types';
 import { packRules } from './pack';
+import { splitArrays } from './parts';
 import type { FromWorker, PackedRules, SceneReply, ToWorker } from './protocol';
 
 /** Nodes (in cluster order, after the path's) whose rule counts come with every answer. */
@@ -96,24 +97,49 @@ export function ruleCountOf(result: SceneResult, node: string) {
   return rs ? countOf(rs) : undefined;
 }
 
+/**
+ * The messages that carry `reply` to the main thread: a scene answer's large arrays first, in
+ * `part` messages of at most `size` items, then the answer without them; any other message as
+ * it is.
+ */
+export function outgoing(reply: FromWorker, size?: number): FromWorker[] {
+  if (reply.type !== 'scene' || !reply.reply.ok) return [reply];
+  const { value, parts } = splitArrays(reply.reply, size);
+  return [
+    ...parts.map((part): FromWorker => ({ type: 'part', req: reply.req, part })),
+    { ...reply, reply: value },
+  ];
+}
+
 /** One worker's state: the objects it holds and the scenes it ran. */
 export class ModelHandler {
   private readonly objects = new Map<number, ScenarioObject[]>();
+  /** Sets whose parts are still arriving, by id. */
+  private readonly partial = new Map<number, ScenarioObject[]>();
   private scenes: { objects: number; key: string; result: SceneResult | Error }[] = [];
 
   /** The reply to `msg`, or undefined for messages that need none. */
   handle(msg: ToWorker): FromWorker | undefined {
     switch (msg.type) {
-      case 'objects':
+      case 'objects': {
+        const soFar = this.partial.get(msg.id) ?? [];
+        for (const o of msg.objects) soFar.push(o);
+        if (msg.more) {
+          this.partial.set(msg.id, soFar);
+          return undefined;
+        }
+        this.partial.delete(msg.id);
         this.objects.delete(msg.id);
-        this.objects.set(msg.id, msg.objects);
+        this.objects.set(msg.id, soFar);
         while (this.objects.size > OBJECT_SETS) {
           const oldest = this.objects.keys().next().value as number;
           this.objects.delete(oldest);
           this.scenes = this.scenes.filter((s) => s.objects !== oldest);
         }
         return undefined;
+      }
       case 'forget':
+        this.partial.delete(msg.id);
         this.objects.delete(msg.id);
         this.scenes = this.scenes.filter((s) => s.objects !== msg.id);
         return undefined;

@@ -5,7 +5,7 @@
  * draw in full), one node per task, so a newer request that arrives meanwhile is served first
  * (the counting for the older one is dropped).
  */
-import { laterCounts, ModelHandler, ruleCountOf } from './handler';
+import { laterCounts, ModelHandler, outgoing, ruleCountOf } from './handler';
 import type { FromWorker, ToWorker } from './protocol';
 
 const handler = new ModelHandler();
@@ -21,7 +21,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   if (msg.type === 'scene' || msg.type === 'rules') generation++;
   const reply = handler.handle(msg);
   if (!reply) return;
-  post(reply);
+  for (const m of outgoing(reply)) post(m);
   if (msg.type !== 'scene' || reply.type !== 'scene') return;
   const result = handler.run(msg.objects, msg.scene);
   if (!result || result instanceof Error) return;
