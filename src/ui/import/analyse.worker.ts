@@ -7,6 +7,7 @@ import { analyse } from './analyse';
 import type { Analysis } from './analyse';
 import { shown } from './limits';
 import type { AnalyseRequest, AnalyseReply } from './analyseClient';
+import { PART_ITEMS, splitArrays } from '../../worker/parts';
 
 let last: Analysis | undefined;
 
@@ -19,5 +20,8 @@ scope.onmessage = (e) => {
   const { id, text, objects } = e.data;
   const a = last !== undefined && last.text === text ? last : analyse(text);
   last = a;
-  scope.postMessage({ id, analysis: shown(a, objects) });
+  // The objects in parts: one clone of 10,000 Pods is one long task on the main thread.
+  const { value, parts } = splitArrays(shown(a, objects), PART_ITEMS, 1);
+  for (const part of parts) scope.postMessage({ id, part });
+  scope.postMessage({ id, analysis: value });
 };

@@ -8,6 +8,8 @@
  * flight waits for it instead, and is answered from the worker's memory of that text.
  */
 import type { ShownAnalysis } from './limits';
+import { joinArrays } from '../../worker/parts';
+import type { ArrayPart } from '../../worker/parts';
 
 /** A message to the worker: analyse `text`; send the objects too when `objects`. */
 export interface AnalyseRequest {
@@ -16,11 +18,12 @@ export interface AnalyseRequest {
   objects: boolean;
 }
 
-/** The worker's answer to the request `id`. */
-export interface AnalyseReply {
-  id: number;
-  analysis: ShownAnalysis;
-}
+/**
+ * The worker's answer to the request `id`; before it, a large array of it (the objects of a
+ * 10,000-Pod cluster) in parts, each its own task here (../../worker/parts.ts).
+ */
+export type AnalyseReply =
+  { id: number; analysis: ShownAnalysis } | { id: number; part: ArrayPart };
 
 /** The promise of a request that a newer one replaced. */
 export class CancelledError extends Error {
@@ -41,6 +44,8 @@ interface InFlight {
   done: Promise<unknown>;
   resolve: (a: ShownAnalysis) => void;
   reject: (e: unknown) => void;
+  /** Parts of the answer's large arrays received so far. */
+  parts: ArrayPart[];
 }
 
 /** Analyses texts, one at a time, newest first. */
@@ -76,9 +81,14 @@ function inWorker(): AnalyseClient {
     const w = new Worker(new URL('./analyse.worker.ts', import.meta.url), { type: 'module' });
     w.addEventListener('message', (e: MessageEvent<AnalyseReply>) => {
       const c = current;
-      if (!c || e.data.id !== c.id) return; // a stale answer
+      const m = e.data;
+      if (!c || m.id !== c.id) return; // a stale answer
+      if ('part' in m) {
+        c.parts.push(m.part);
+        return;
+      }
       current = undefined;
-      c.resolve(e.data.analysis);
+      c.resolve(joinArrays(m.analysis, c.parts));
     });
     w.addEventListener('error', (e) => {
       const c = current;
@@ -106,7 +116,7 @@ function inWorker(): AnalyseClient {
       resolve = res;
       reject = rej;
     });
-    current = { id, text, done: done.catch(() => undefined), resolve, reject };
+    current = { id, text, done: done.catch(() => undefined), resolve, reject, parts: [] };
     worker.postMessage({ id, text, objects } satisfies AnalyseRequest);
     return done;
   };

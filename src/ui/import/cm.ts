@@ -1,5 +1,5 @@
 /**
- * The CodeMirror 6 editor for manifests: YAML highlighting in the app's colours, the
+ * The CodeMirror 6 editor for manifests: YAML highlighting in the app's colours (up to 1 MB), the
  * validator's problems as lint diagnostics at their lines (checked in a Web Worker after a
  * pause in typing, the first 100 underlined), a 10 MB limit that refuses a change that would
  * pass it (the text stays as it was), and helpers to move the cursor to a problem and to
@@ -7,16 +7,53 @@
  */
 import { basicSetup } from 'codemirror';
 import { EditorView } from '@codemirror/view';
-import { EditorState, StateField } from '@codemirror/state';
+import { Compartment, EditorState, StateField } from '@codemirror/state';
 import type { Transaction } from '@codemirror/state';
 import { yaml } from '@codemirror/lang-yaml';
-import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, bracketMatching, syntaxHighlighting } from '@codemirror/language';
 import { linter, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { tags as t } from '@lezer/highlight';
 import { isCancelled, sharedAnalyseClient as analyseClient } from './analyseClient';
 import { problemRange, toDiagnostics } from './diagnostics';
 import { MAX_TEXT_BYTES, MAX_TEXT_WORDS, utf8Length } from './limits';
 import type { ShownAnalysis } from './limits';
+
+/**
+ * Texts longer than this (characters) are shown without YAML highlighting: on a 5 MB text
+ * (a 10,000-Pod cluster) CodeMirror's background parse ran in main-thread slices of up to
+ * ~350 ms, and colours on a text that size help no one. Crossing the size either way
+ * switches highlighting off or back on.
+ */
+export const HIGHLIGHT_MAX_CHARS = 1_000_000;
+
+/**
+ * YAML highlighting for a text of `chars` characters; over {@link HIGHLIGHT_MAX_CHARS} none,
+ * and no bracket matching either: without a syntax tree CodeMirror matches brackets by
+ * scanning whole lines, and `kubectl … -o json` minified is one 5 MB line (a quarter-second
+ * task on every cursor move next to a bracket).
+ */
+export function languageFor(chars: number) {
+  // A pair of NULs (never in YAML or JSON text): CodeMirror takes '' for its default pairs.
+  return chars > HIGHLIGHT_MAX_CHARS ? bracketMatching({ brackets: '\u0000\u0000' }) : yaml();
+}
+
+/** Reconfigures `language` when a change takes the text across {@link HIGHLIGHT_MAX_CHARS}. */
+function languageBySize(language: Compartment) {
+  return EditorState.transactionExtender.of((tr) => {
+    if (!tr.docChanged) return null;
+    const before = tr.startState.doc.length > HIGHLIGHT_MAX_CHARS;
+    const after = tr.newDoc.length > HIGHLIGHT_MAX_CHARS;
+    return before === after
+      ? null
+      : { effects: language.reconfigure(languageFor(tr.newDoc.length)) };
+  });
+}
+
+/** YAML highlighting for `text`, switched off and on as edits take it across the size. */
+export function sizedLanguage(text: string) {
+  const language = new Compartment();
+  return [language.of(languageFor(text.length)), languageBySize(language)];
+}
 
 /** How long typing must pause before the text is validated. */
 export const VALIDATE_DELAY_MS = 300;
@@ -138,7 +175,7 @@ export function createEditor(options: EditorOptions): EditorView {
         basicSetup,
         textBytes,
         sizeLimit(onRefused),
-        yaml(),
+        sizedLanguage(text),
         syntaxHighlighting(highlight),
         lint,
         lintGutter(),

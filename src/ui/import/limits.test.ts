@@ -19,6 +19,8 @@ describe('size limits', () => {
     for (const s of ['', 'kind: Service', 'ü', '€ 10', '🚀 x', 'a\ud800b', '\udc00']) {
       expect(utf8Length(s), s).toBe(new TextEncoder().encode(s).length);
     }
+    // A long text (measured another way) counts the same: 1 + 2 + 3 + 4 + 3 bytes a round.
+    expect(utf8Length('aü€🚀\ud800'.repeat(20_000))).toBe(13 * 20_000);
   });
 
   it('the worker sends the first 100 problems and counts the rest; objects only when asked', () => {

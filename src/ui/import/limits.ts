@@ -17,8 +17,15 @@ export const MAX_TEXT_WORDS = '10 MB';
 /** Problems listed and underlined; the rest are counted ("and N more"). */
 export const MAX_SHOWN_PROBLEMS = 100;
 
+/** Texts longer than this (UTF-16 units) are measured by `TextEncoder`. */
+const NATIVE_FROM = 65_536;
+
 /** The UTF-8 length of `s` in bytes (a lone surrogate counts 3, as TextEncoder writes U+FFFD). */
 export function utf8Length(s: string): number {
+  // A long text is measured natively (the loop took ~100 ms on 5 MB); the count is the same:
+  // a lone surrogate becomes U+FFFD, 3 bytes, as below.
+  if (s.length > NATIVE_FROM && typeof TextEncoder === 'function')
+    return new TextEncoder().encode(s).length;
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
