@@ -44,6 +44,17 @@ describe('applyImported', () => {
     expect(selectStepCount(s)).toBeGreaterThan(0);
   });
 
+  it('takes the scene read elsewhere (the import worker), with the store’s own seed', () => {
+    const objects = objectsOf('local-uneven.yaml');
+    const here = createAppStore();
+    applyImported(here, objects);
+    const given = createAppStore();
+    const seed = given.getState().scene.seed;
+    expect(applyImported(given, objects, sceneForObjects(objects, seed + 7))).toEqual({ ok: true });
+    expect(given.getState().scene).toEqual(here.getState().scene);
+    expect(given.getState().scene.seed).toBe(seed);
+  });
+
   it('leaves the store alone when the model cannot run the objects', () => {
     const store = createAppStore();
     const before = store.getState().objects;

@@ -106,7 +106,7 @@ export function ImportBody({ onOutcome, apiRef, dragging }: BodyProps) {
         report(false, `${source} was not applied: ${a.blocked}. It is in the editor.`);
         return;
       }
-      const result = applyImported(store, a.objects);
+      const result = applyImported(store, a.objects, a.scene);
       if (!result.ok) {
         report(false, `${source} was not applied: the model cannot run it: ${result.error}.`);
         return;

@@ -121,7 +121,7 @@ export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
     }
     setAnalysis(a);
     if (a.blocked) return;
-    const result = applyImported(store, a.objects);
+    const result = applyImported(store, a.objects, a.scene);
     if (!result.ok) {
       setFailure(`Not applied: the model cannot run these objects: ${result.error}`);
       return;

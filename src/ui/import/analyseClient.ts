@@ -19,8 +19,9 @@ export interface AnalyseRequest {
 }
 
 /**
- * The worker's answer to the request `id`; before it, a large array of it (the objects of a
- * 10,000-Pod cluster) in parts, each its own task here (../../worker/parts.ts).
+ * The worker's answer to the request `id` (its `text` left empty: it is the request's); before
+ * it, a large array of it (the objects of a 10,000-Pod cluster) in parts, each its own task
+ * here (../../worker/parts.ts).
  */
 export type AnalyseReply =
   { id: number; analysis: ShownAnalysis } | { id: number; part: ArrayPart };
@@ -88,7 +89,8 @@ function inWorker(): AnalyseClient {
         return;
       }
       current = undefined;
-      c.resolve(joinArrays(m.analysis, c.parts));
+      // The worker leaves the text out of its answer (it is the text asked about).
+      c.resolve(joinArrays({ ...m.analysis, text: c.text }, c.parts));
     });
     w.addEventListener('error', (e) => {
       const c = current;

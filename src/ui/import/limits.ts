@@ -17,6 +17,8 @@ export const MAX_TEXT_WORDS = '10 MB';
 /** Problems listed and underlined; the rest are counted ("and N more"). */
 export const MAX_SHOWN_PROBLEMS = 100;
 
+import type { SceneOptions } from '../../model/scenario/scene';
+
 /** Texts longer than this (UTF-16 units) are measured by `TextEncoder`. */
 const NATIVE_FROM = 65_536;
 
@@ -48,6 +50,11 @@ export interface ShownAnalysis extends Analysis {
   more: number;
   /** False when `objects` was left behind in the worker (ask again with objects to apply). */
   hasObjects: boolean;
+  /**
+   * With the objects, when they can be applied: the scene they show as they are
+   * (`sceneForObjects(objects, 0)`), read in the worker that holds them.
+   */
+  scene?: SceneOptions;
 }
 
 /**
