@@ -133,11 +133,14 @@ export function createOutbox(
 
 /**
  * An engine backed by one Web Worker (`model.worker.ts`), or by the same handler in this
- * thread when `Worker` is not available.
+ * thread when `Worker` is not available. `later` runs work in a later task (an object set's
+ * next part; a decoded answer's landing); tests may pass their own.
  */
-export function createWorkerEngine(): AsyncEngine {
+export function createWorkerEngine(
+  later: (fn: () => void) => void = (fn) => setTimeout(fn, 0),
+): AsyncEngine {
   const transport = typeof Worker === 'function' ? workerTransport() : inThreadTransport();
-  const outbox = createOutbox((m) => transport.post(m));
+  const outbox = createOutbox((m) => transport.post(m), later);
   /** Parts of large arrays of replies not yet arrived, by request. */
   const partsFor = new Map<number, ArrayPart[]>();
   const ids = new WeakMap<ScenarioObject[], number>();
@@ -228,11 +231,22 @@ export function createWorkerEngine(): AsyncEngine {
               if (m.type !== 'scene') return;
               if (lastCounts !== undefined) countsFor.delete(lastCounts);
               lastCounts = m.req;
+              // Unpacked here, drawn in the next task: at 1,000 nodes each is ~50-150 ms, and
+              // together they were one long task. Counts that come in between wait for it.
+              const derived = derivedOf(m.reply);
+              let landed = false;
+              const early: Record<string, { mode: string; rules: number }>[] = [];
               if (counts)
                 countsFor.set(m.req, (c) => {
-                  if (c.type === 'counts') counts(c.counts);
+                  if (c.type !== 'counts') return;
+                  if (landed) counts(c.counts);
+                  else early.push(c.counts);
                 });
-              reply(derivedOf(m.reply));
+              later(() => {
+                reply(derived);
+                landed = true;
+                for (const c of early) counts?.(c);
+              });
             },
           });
         },
