@@ -4,7 +4,13 @@
  * and per Pod (where they ended), against the shares the model's probabilities give.
  */
 import { parseArgs } from 'node:util';
-import { connectionStats, currentPaths, sceneFromObjects, MAX_CONNECTIONS } from '../model/time';
+import {
+  currentEntryPaths,
+  flatPaths,
+  sceneFromObjects,
+  statsOfCurrent,
+  MAX_CONNECTIONS,
+} from '../model/time';
 import type { ConnectionStats, PathOption } from '../model/time';
 import { UsageError, modeOf, pct, plainInt, readObjects, seedOf, table } from './input';
 
@@ -72,13 +78,14 @@ export function cmdStats(args: string[]): string {
   };
   let info;
   try {
-    info = currentPaths(input);
+    info = currentEntryPaths(input);
   } catch (e) {
     if (/no Client/.test((e as Error).message))
       throw new UsageError(`--client ${values.client ?? ''}: ${(e as Error).message}`);
     throw e;
   }
-  const stats = connectionStats({ ...input, connections: n });
+  // The paths are traced once, for the counts and the listing alike.
+  const stats = statsOfCurrent(info, n, seed);
   if (values.json) {
     const out: StatsJson = {
       service: scene.service ?? '',
@@ -86,7 +93,7 @@ export function cmdStats(args: string[]): string {
       externalTrafficPolicy: scene.externalTrafficPolicy,
       seed,
       connections: n,
-      paths: info.paths,
+      paths: flatPaths(info.byEntry),
       stats,
     };
     return JSON.stringify(out, null, 2);

@@ -45,7 +45,8 @@ export interface TimelineJson {
   rotation: RotationChange[];
   svc: SvcRow[];
   deadNodeWindows: DeadNodeWindow[];
-  epochs: Omit<Epoch, 'state'>[];
+  /** The epochs without their state, their paths flat (`paths`; no `byEntry`). */
+  epochs: (Omit<Epoch, 'state' | 'byEntry' | 'paths'> & { paths: Epoch['paths'] })[];
   stats: Timeline['stats'];
   /** How many connections ended each way. */
   fates: Partial<Record<ConnectionFate, number>>;
@@ -207,7 +208,11 @@ export function cmdTimeline(args: string[]): string {
       rotation: tl.rotation,
       svc,
       deadNodeWindows: tl.deadNodeWindows,
-      epochs: tl.epochs.map(({ state: _s, ...e }) => e),
+      // `paths` is a getter (not copied by the spread): listed flat, where `byEntry` was.
+      epochs: tl.epochs.map(({ state: _s, byEntry: _b, ...e }, i) => ({
+        ...e,
+        paths: (tl.epochs[i] as Epoch).paths,
+      })),
       stats: tl.stats,
       fates: fatesOf(tl.connections),
       longLived: tl.connections.filter((c) => c.longLived),

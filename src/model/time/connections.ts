@@ -20,7 +20,9 @@
  *   either way before the application finished the exchange.
  */
 import { createRng } from '../random';
-import { cumulative, pick } from './sample';
+import { drawPath, drawTable } from './pathDraw';
+import type { DrawTable } from './pathDraw';
+import { PodIndex, pathAt } from './pathSet';
 import { CLIENT_SYN_TIMEOUT_MS, ESTABLISHED_RETRANSMIT_TIMEOUT_MS } from './defaults';
 import { formatSimTime } from './duration';
 import type { Outage, PodEnd } from './engine';
@@ -33,6 +35,7 @@ import type {
   DeadNodeWindow,
   HealthCheckSettings,
   ProvisioningSettings,
+  EntryPaths,
   Epoch,
   PathOption,
   RotationChange,
@@ -153,8 +156,8 @@ export function epochIndexAt(epochs: readonly { from: SimMs; to: SimMs }[], t: S
 /** Inputs of {@link drawConnections}. */
 export interface DrawInput {
   epochs: Epoch[];
-  /** Paths per epoch for a long-lived connection's client (the workload client's are `epoch.paths`). */
-  pathsFor: (epoch: number, client: string) => PathOption[];
+  /** Paths per epoch for a long-lived connection's client (the workload client's are `epoch.byEntry`). */
+  pathsFor: (epoch: number, client: string) => EntryPaths[];
   workload: ConnectionWorkload;
   client: string;
   seed: number;
@@ -163,55 +166,41 @@ export interface DrawInput {
   podEnds: Map<string, PodEnd>;
 }
 
+/** One epoch's paths ready to draw: the table, and the paths drawn so far with their fates. */
+interface Drawer {
+  table: DrawTable;
+  /** Flat index → the path and what can end it, found the first time a connection takes it. */
+  seen: Map<number, { path: PathOption; fate: PathFate }>;
+  epoch: Epoch;
+}
+
+function drawer(epoch: Epoch, entries: readonly EntryPaths[]): Drawer {
+  return { table: drawTable(entries), seen: new Map(), epoch };
+}
+
 /** Draws every connection of the workload and the long-lived ones, and settles their fates. */
 export function drawConnections(d: DrawInput): ConnectionRecord[] {
   const { epochs, workload: w } = d;
   const out: ConnectionRecord[] = new Array(w.count);
-  const cums = epochs.map((e) => cumulative(e.paths.map((p) => p.probability)));
-  // A path's fate is found the first time a connection takes it (most paths of a big
-  // cluster's epochs are never drawn).
-  const fates = epochs.map((e) => new Array<PathFate>(e.paths.length));
+  // Tables are built for the epochs connections open in (most paths are never drawn: a
+  // path's fate is found the first time a connection takes it).
+  const drawers: (Drawer | undefined)[] = new Array(epochs.length);
   const rng = createRng((d.seed * 2654435761 + 7) >>> 0);
   let ei = 0;
   for (let i = 0; i < w.count; i++) {
     const t = w.startMs + Math.floor((i * w.periodMs) / w.count);
     while (ei < epochs.length - 1 && (epochs[ei + 1] as Epoch).from <= t) ei++;
     const epoch = epochs[ei] as Epoch;
-    out[i] = record(
-      `c${i}`,
-      d.client,
-      t,
-      t + w.holdMs,
-      ei,
-      epoch,
-      cums[ei] as Float64Array,
-      fates[ei] as PathFate[],
-      rng(),
-      d,
-      false,
-    );
+    const dr = (drawers[ei] ??= drawer(epoch, epoch.byEntry));
+    out[i] = record(`c${i}`, d.client, t, t + w.holdMs, ei, dr, rng(), d, false);
   }
   const rngLong = createRng((d.seed * 2246822519 + 11) >>> 0);
   (w.longLived ?? []).forEach((l, j) => {
     const ei2 = epochIndexAt(epochs, l.openedAt);
     const epoch = epochs[ei2] as Epoch;
-    const paths = d.pathsFor(ei2, l.client);
-    const cum = cumulative(paths.map((p) => p.probability));
-    const pf = paths.map((p) => pathFate(p, epoch, d.outages, d.podEnds));
+    const dr = drawer(epoch, d.pathsFor(ei2, l.client));
     out.push(
-      record(
-        `long${j}`,
-        l.client,
-        l.openedAt,
-        l.closesAt ?? Infinity,
-        ei2,
-        { ...epoch, paths },
-        cum,
-        pf,
-        rngLong(),
-        d,
-        true,
-      ),
+      record(`long${j}`, l.client, l.openedAt, l.closesAt ?? Infinity, ei2, dr, rngLong(), d, true),
     );
   });
   return out;
@@ -223,14 +212,13 @@ function record(
   openedAt: SimMs,
   closesAt: SimMs,
   ei: number,
-  epoch: Epoch,
-  cum: Float64Array,
-  pfs: PathFate[],
+  dr: Drawer,
   u: number,
   d: DrawInput,
   longLived: boolean,
 ): ConnectionRecord {
-  if (epoch.paths.length === 0)
+  const drawn = drawPath(dr.table, u);
+  if (!drawn)
     return {
       id,
       client,
@@ -248,9 +236,13 @@ function record(
       fateReason: 'no path',
       longLived,
     };
-  const k = pick(cum, u);
-  const p = epoch.paths[k] as PathOption;
-  const pf = (pfs[k] ??= pathFate(p, epoch, d.outages, d.podEnds));
+  let hit = dr.seen.get(drawn.index);
+  if (!hit) {
+    const path = pathAt(dr.table.entries[drawn.entry] as EntryPaths, drawn.slot);
+    hit = { path, fate: pathFate(path, dr.epoch, d.outages, d.podEnds) };
+    dr.seen.set(drawn.index, hit);
+  }
+  const { path: p, fate: pf } = hit;
   let fate: ConnectionFate;
   let endedAt: SimMs | null;
   let reason: string;
@@ -292,6 +284,52 @@ function record(
 }
 
 /**
+ * Σ over epochs of (connections × path probability) per entry node and per Pod, summed in
+ * the flat path list's order (epoch, entry, slot) with its arithmetic, so the numbers are the
+ * flat list's to the last bit; without a map lookup per path (10 million at 1,000 nodes).
+ */
+function expectedCounts(
+  perEpoch: ReadonlyMap<number, number>,
+  epochs: readonly Epoch[],
+): { expNode: Map<string, number>; expPod: Map<string, number> } {
+  const expNode = new Map<string, number>();
+  const pods = new PodIndex();
+  let sums = new Float64Array(0);
+  let seen = new Uint8Array(0);
+  for (const [ei, n] of perEpoch) {
+    for (const e of epochs[ei]?.byEntry ?? []) {
+      const w = e.slots.weights;
+      const share = e.share;
+      const slotPods = pods.slotPods(e);
+      if (sums.length < pods.ids.length) {
+        const grown = new Float64Array(Math.max(pods.ids.length, sums.length * 2));
+        grown.set(sums);
+        sums = grown;
+        const s2 = new Uint8Array(grown.length);
+        s2.set(seen);
+        seen = s2;
+      }
+      let node = e.entryNode ? (expNode.get(e.entryNode) ?? 0) : 0;
+      for (let j = 0; j < w.length; j++) {
+        const x = n * (share * (w[j] as number));
+        node += x;
+        const pi = slotPods[j] as number;
+        if (pi >= 0) {
+          sums[pi] = (seen[pi] ? (sums[pi] as number) : 0) + x;
+          seen[pi] = 1;
+        }
+      }
+      if (e.entryNode && w.length > 0) expNode.set(e.entryNode, node);
+    }
+  }
+  const expPod = new Map<string, number>();
+  pods.ids.forEach((id, i) => {
+    if (seen[i]) expPod.set(id, sums[i] as number);
+  });
+  return { expNode, expPod };
+}
+
+/**
  * Per-node (where connections entered) and per-Pod counts of `records` (the workload's
  * only, long-lived ones excluded), against the share the model's probabilities expect,
  * weighted by how many connections each epoch got.
@@ -306,15 +344,7 @@ export function statsOf(
   const total = rows.length;
   const perEpoch = new Map<number, number>();
   for (const r of rows) perEpoch.set(r.epoch, (perEpoch.get(r.epoch) ?? 0) + 1);
-  const expNode = new Map<string, number>();
-  const expPod = new Map<string, number>();
-  for (const [ei, n] of perEpoch) {
-    for (const p of epochs[ei]?.paths ?? []) {
-      const entry = p.entryNode;
-      if (entry) expNode.set(entry, (expNode.get(entry) ?? 0) + n * p.probability);
-      if (p.pod) expPod.set(p.pod, (expPod.get(p.pod) ?? 0) + n * p.probability);
-    }
-  }
+  const { expNode, expPod } = expectedCounts(perEpoch, epochs);
   const node = new Map<string, ShareRow>();
   const pod = new Map<string, ShareRow>();
   const row = (m: Map<string, ShareRow>, id: string) => {
@@ -402,7 +432,8 @@ export function deadNodeWindows(
       from: SimMs,
       to: SimMs,
       match: (r: ConnectionRecord) => boolean,
-      path: (p: PathOption) => boolean,
+      entryMay: (e: EntryPaths) => boolean,
+      path: (e: EntryPaths, slot: number) => boolean,
     ): { count: number; expected: number } => {
       let count = 0;
       const perEpoch = new Map<number, number>();
@@ -413,14 +444,20 @@ export function deadNodeWindows(
       }
       let expected = 0;
       for (const [ei, n] of perEpoch)
-        for (const p of epochs[ei]?.paths ?? []) if (path(p)) expected += n * p.probability;
+        for (const e of epochs[ei]?.byEntry ?? []) {
+          if (!entryMay(e)) continue;
+          const w = e.slots.weights;
+          for (let j = 0; j < w.length; j++)
+            if (path(e, j)) expected += n * (e.share * (w[j] as number));
+        }
       return { count, expected };
     };
     const w1 = expectedFor(
       o.from,
       end,
       (r) => r.lbTarget === o.node,
-      (p) => p.lbTarget === o.node,
+      (e) => e.lbTarget === o.node,
+      () => true,
     );
     // Window 2: kube-proxy elsewhere still DNATs to the dead node's ready endpoints, until the
     // first epoch (after the failure) in which none of them is ready any more.
@@ -442,13 +479,27 @@ export function deadNodeWindows(
     const end2 = Math.min(updatedAt ?? horizon, horizon);
     const viaOther = (lbTarget: string | null, endpoint: string | null) =>
       lbTarget !== o.node && endpoint !== null && stale.includes(ipOf(endpoint));
+    // Whether a slot's endpoint is stale is the class's fact: found once per slots array.
+    const staleSlots = new WeakMap<EntryPaths['slots'], Uint8Array>();
+    const isStale = (e: EntryPaths, j: number) => {
+      let m = staleSlots.get(e.slots);
+      if (!m) {
+        const staleIPs = new Set(stale);
+        m = new Uint8Array(
+          e.slots.endpoints.map((x) => (x !== null && staleIPs.has(ipOf(x)) ? 1 : 0)),
+        );
+        staleSlots.set(e.slots, m);
+      }
+      return m[j] === 1;
+    };
     const w2 =
       stale.length > 0
         ? expectedFor(
             o.from,
             end2,
             (r) => viaOther(r.lbTarget, r.endpoint),
-            (p) => viaOther(p.lbTarget, p.endpoint),
+            (e) => e.lbTarget !== o.node,
+            isStale,
           )
         : { count: 0, expected: 0 };
     return {

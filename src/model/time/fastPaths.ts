@@ -26,9 +26,10 @@ import { servicePortKey } from '../scenario/cluster';
 import { categorizeEndpoints, endpointString } from '../kube-proxy/endpoints';
 import { pickService } from '../trace/trace';
 import type { Decision, Trace } from '../trace/types';
-import { computePaths, pathOf, traceWith } from './paths';
+import { computeEntryPaths, routeOf, traceWith } from './paths';
 import type { Prepared } from './paths';
-import type { PathOption } from './types';
+import { flatPaths } from './pathSet';
+import type { CandidateSlots, EntryPaths, OwnRoute, PathOption, Route } from './types';
 
 /** A candidate endpoint of an entry class, resolved once. */
 interface Resolved {
@@ -46,10 +47,17 @@ interface Resolved {
 interface EntryClass {
   /** The entry trace's endpoint decision's candidates with probability > 0; null: no decision. */
   candidates: Resolved[] | null;
-  /** Without an endpoint decision: the path of the trace pinned to the representative. */
-  noDecision?: PathOption;
-  /** Per endpoint class (kind × 3 + where it runs): a path traced through it. */
-  templates: Map<number, PathOption>;
+  /** Per endpoint class (kind × 3 + where it runs): a route traced through it. */
+  templates: Map<number, Route>;
+  /**
+   * The class's slots, shared by its entries: `routes` filled as entries find a slot's route
+   * for an entry off the endpoint's node (the same for every such entry).
+   */
+  slots: CandidateSlots & { routes: (Route | null)[] };
+  /** Slots still null in `slots.routes`, ascending. */
+  pending: number[];
+  /** Node → its slots (the candidates whose Pod runs there), ascending. */
+  byNode: Map<string, number[]>;
 }
 
 /**
@@ -165,6 +173,69 @@ export function fastPaths(
   client: string,
   memo: PathMemo,
 ): PathOption[] {
+  return flatPaths(fastEntryPaths(p, scene, client, memo));
+}
+
+function newClass(ix: ClusterIndex, ep: { d: Decision } | undefined, alone: Route | undefined) {
+  const candidates = ep
+    ? ep.d.candidates.filter((x) => x.probability > 0).map((x) => resolve(ix, x.id, x.probability))
+    : null;
+  const byNode = new Map<string, number[]>();
+  candidates?.forEach((x, j) => {
+    const list = byNode.get(x.node);
+    if (list) list.push(j);
+    else byNode.set(x.node, [j]);
+  });
+  const cls: EntryClass = {
+    candidates,
+    templates: new Map(),
+    slots: candidates
+      ? {
+          endpoints: candidates.map((x) => x.id),
+          weights: candidates.map((x) => x.probability),
+          routes: candidates.map(() => null),
+        }
+      : { endpoints: [null], weights: [1], routes: [alone as Route] },
+    pending: candidates ? candidates.map((_, j) => j) : [],
+    byNode,
+  };
+  return cls;
+}
+
+/** The slots `entry` must look at itself: its own node's, then the class's still pending, merged. */
+function slotsToVisit(cls: EntryClass, entry: string): number[] {
+  const mine = cls.byNode.get(entry) ?? [];
+  const pending = cls.pending;
+  if (mine.length === 0) return pending;
+  const out: number[] = [];
+  let a = 0;
+  let b = 0;
+  while (a < mine.length || b < pending.length) {
+    const x = mine[a] ?? Infinity;
+    const y = pending[b] ?? Infinity;
+    if (x <= y) {
+      out.push(x);
+      a++;
+      if (x === y) b++;
+    } else {
+      out.push(y);
+      b++;
+    }
+  }
+  return out;
+}
+
+/**
+ * {@link fastPaths}'s paths per entry node ({@link EntryPaths}): entries of one class share
+ * their slots and most routes, so a 1,000-node, 10,000-endpoint epoch holds about 10,000
+ * routes, not 10 million paths.
+ */
+export function fastEntryPaths(
+  p: Prepared,
+  scene: SceneOptions,
+  client: string,
+  memo: PathMemo,
+): EntryPaths[] {
   const c = p.cluster.clients.find((x) => x.name === client);
   if (
     memo.full ||
@@ -173,7 +244,7 @@ export function fastPaths(
     c.location !== 'Internet' ||
     scene.dial.kind !== 'LoadBalancer'
   )
-    return computePaths(p, scene, client);
+    return computeEntryPaths(p, scene, client);
   const rotation = scene.choices.rotation;
   const baseChoices = rotation ? { rotation } : {};
   // The balancer's decision does not depend on the pin; pinned to a node in rotation, the
@@ -186,9 +257,9 @@ export function fastPaths(
     guess !== undefined ? { ...baseChoices, lbTarget: guess } : baseChoices,
   );
   const lb = decision(first, 'lb-target');
-  if (!lb) return computePaths(p, scene, client);
+  if (!lb) return computeEntryPaths(p, scene, client);
   const ix = (memo.index ??= indexOf(p.cluster, scene));
-  const out: PathOption[] = [];
+  const out: EntryPaths[] = [];
   for (const cand of lb.d.candidates) {
     if (!(cand.probability > 0)) continue;
     const entry = cand.id;
@@ -201,64 +272,56 @@ export function fastPaths(
           ? first
           : traceWith(p, scene, client, { ...baseChoices, lbTarget: entry });
       const ep = decision(t, 'endpoint');
-      const alone = ep ? undefined : pathOf(t, entry, entry, 1, null);
+      const alone = ep ? undefined : routeOf(t);
       if ((ep && ep.at !== `node:${entry}`) || alone?.outcome === 'delivered') {
         memo.full = true;
-        return computePaths(p, scene, client);
+        return computeEntryPaths(p, scene, client);
       }
-      cls = {
-        candidates: ep
-          ? ep.d.candidates
-              .filter((x) => x.probability > 0)
-              .map((x) => resolve(ix, x.id, x.probability))
-          : null,
-        ...(alone ? { noDecision: alone } : {}),
-        templates: new Map(),
-      };
+      cls = newClass(ix, ep, alone);
       memo.classes.set(ek, cls);
     }
+    const base = { lbTarget: entry, entryNode: entry, share, slots: cls.slots };
     if (!cls.candidates) {
-      out.push({
-        ...(cls.noDecision as PathOption),
-        lbTarget: entry,
-        entryNode: entry,
-        probability: share,
-      });
+      out.push({ ...base, own: [] });
       continue;
     }
-    for (const x of cls.candidates) {
-      const probability = share * x.probability;
-      const key = x.kind < 0 ? -1 : x.kind * 3 + (x.node === entry ? 0 : x.nodeUp ? 1 : 2);
-      const hit = key < 0 ? undefined : cls.templates.get(key);
-      if (hit) {
-        const delivered = hit.outcome === 'delivered';
-        out.push({
-          lbTarget: entry,
-          entryNode: entry,
-          endpoint: x.id,
-          probability,
+    const own: OwnRoute[] = [];
+    const filled = new Set<number>();
+    for (const j of slotsToVisit(cls, entry)) {
+      const x = cls.candidates[j] as Resolved;
+      const self = x.node === entry;
+      const key = x.kind < 0 ? -1 : x.kind * 3 + (self ? 0 : x.nodeUp ? 1 : 2);
+      let route = key < 0 ? undefined : cls.templates.get(key);
+      let shared = route !== undefined;
+      if (route) {
+        const delivered = route.outcome === 'delivered';
+        route = {
           pod: delivered ? x.pod : null,
           podNode: delivered ? x.node : null,
-          crossNode: hit.crossNode,
-          snat: hit.snat,
-          outcome: hit.outcome,
+          crossNode: route.crossNode,
+          snat: route.snat,
+          outcome: route.outcome,
+        };
+      } else {
+        const pinned = traceWith(p, scene, client, {
+          ...baseChoices,
+          lbTarget: entry,
+          endpoint: x.id,
         });
-        continue;
+        route = routeOf(pinned);
+        // A template only when the trace ended where the endpoint says (else it stays one of a kind).
+        shared =
+          key >= 0 &&
+          (route.outcome !== 'delivered' || (route.pod === x.pod && route.podNode === x.node));
+        if (shared) cls.templates.set(key, route);
       }
-      const pinned = traceWith(p, scene, client, {
-        ...baseChoices,
-        lbTarget: entry,
-        endpoint: x.id,
-      });
-      const path = pathOf(pinned, entry, entry, probability, x.id);
-      out.push(path);
-      // A template only when the trace ended where the endpoint says (else it stays one of a kind).
-      if (
-        key >= 0 &&
-        (path.outcome !== 'delivered' || (path.pod === x.pod && path.podNode === x.node))
-      )
-        cls.templates.set(key, path);
+      if (shared && !self) {
+        cls.slots.routes[j] = route;
+        filled.add(j);
+      } else own.push({ slot: j, route });
     }
+    if (filled.size > 0) cls.pending = cls.pending.filter((j) => !filled.has(j));
+    out.push({ ...base, own });
   }
   return out;
 }

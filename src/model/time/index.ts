@@ -25,8 +25,13 @@ export {
   benchmarkSampling,
   benchmarkSimulate,
   statsFromCounts,
+  statsFromEntryCounts,
+  statsOfCurrent,
   currentPaths,
+  currentEntryPaths,
 } from './stats';
+export type { CurrentPaths } from './stats';
+export { flatPaths } from './pathSet';
 export { parseEvents, parseTimelineSpec, parseCompactEvents, MAX_REPLICAS } from './events';
 export type { TimelineSpec } from './events';
 export { humanDuration, parseDuration, formatSimTime } from './duration';

@@ -15,7 +15,8 @@ import { trace } from '../trace/trace';
 import type { Decision, Trace } from '../trace/types';
 import type { Cluster } from '../scenario/cluster';
 import { markNodesDown } from './down';
-import type { PathOption } from './types';
+import type { EntryPaths, PathOption, Route } from './types';
+import { flatPaths } from './pathSet';
 
 /**
  * A scene ready to trace: the resolved cluster and the rules of the nodes traced so far
@@ -84,33 +85,61 @@ export function pathOf(
   };
 }
 
+/** What happens after the entry in a finished trace, as a {@link Route}. */
+export function routeOf(t: Trace): Route {
+  const o = t.outcome;
+  const delivered = o.kind === 'delivered';
+  return {
+    pod: delivered ? o.pod : null,
+    podNode: delivered ? o.node : null,
+    crossNode: delivered ? o.crossedNodes : false,
+    snat: delivered ? o.snat : false,
+    outcome: o.kind,
+  };
+}
+
 /**
  * Every path a new connection from `client` can take under `scene`, with its probability
  * (they sum to 1) and its outcome. Paths with probability 0 are left out.
  */
 export function computePaths(p: Prepared, scene: SceneOptions, client: string): PathOption[] {
+  return flatPaths(computeEntryPaths(p, scene, client));
+}
+
+/**
+ * {@link computePaths}'s paths per entry node ({@link EntryPaths}, nothing shared between
+ * entries): every entry × endpoint traced.
+ */
+export function computeEntryPaths(p: Prepared, scene: SceneOptions, client: string): EntryPaths[] {
   const rotation = scene.choices.rotation;
   const baseChoices = rotation ? { rotation } : {};
   const first = traceWith(p, scene, client, baseChoices);
   const home = p.cluster.clients.find((c) => c.name === client)?.nodeName ?? null;
   const lb = decision(first, 'lb-target');
-  const out: PathOption[] = [];
+  const out: EntryPaths[] = [];
   const endpointsFrom = (t: Trace, lbTarget: string | null, share: number) => {
     const entry = lbTarget ?? home;
     const ep = decision(t, 'endpoint');
+    const endpoints: (string | null)[] = [];
+    const weights: number[] = [];
+    const routes: Route[] = [];
     if (!ep) {
-      out.push(pathOf(t, lbTarget, entry, share, null));
-      return;
-    }
-    for (const c of ep.candidates) {
-      if (!(c.probability > 0)) continue;
-      const pinned = traceWith(p, scene, client, {
-        ...baseChoices,
-        ...(lbTarget ? { lbTarget } : {}),
-        endpoint: c.id,
-      });
-      out.push(pathOf(pinned, lbTarget, entry, share * c.probability, c.id));
-    }
+      endpoints.push(null);
+      weights.push(1);
+      routes.push(routeOf(t));
+    } else
+      for (const c of ep.candidates) {
+        if (!(c.probability > 0)) continue;
+        const pinned = traceWith(p, scene, client, {
+          ...baseChoices,
+          ...(lbTarget ? { lbTarget } : {}),
+          endpoint: c.id,
+        });
+        endpoints.push(c.id);
+        weights.push(c.probability);
+        routes.push(routeOf(pinned));
+      }
+    out.push({ lbTarget, entryNode: entry, share, slots: { endpoints, weights, routes }, own: [] });
   };
   if (!lb) {
     endpointsFrom(first, null, 1);

@@ -8,15 +8,33 @@ import { DEFAULT_SCENE } from '../scenario/scene';
 import { cumulative, sampleCounts } from './sample';
 import { simulate } from './timeline';
 import { MAX_CONNECTIONS } from './settings';
-import type { BenchmarkResult, ConnectionStats, PathOption, ShareRow, StatsInput } from './types';
+import type { Rng } from '../random';
+import { drawPath, drawTable } from './pathDraw';
+import type { Drawn } from './pathDraw';
+import { PodIndex, flatPaths, routeAt } from './pathSet';
+import type {
+  BenchmarkResult,
+  ConnectionStats,
+  EntryPaths,
+  PathOption,
+  ShareRow,
+  StatsInput,
+} from './types';
 
-/** The paths of the state the objects describe, as the timeline's first epoch has them. */
-export function currentPaths(input: Omit<StatsInput, 'connections'>): {
-  paths: PathOption[];
+/** The state the objects describe, as the timeline's first epoch has it. */
+export interface CurrentPaths {
+  /** Its paths per entry node. */
+  byEntry: EntryPaths[];
+  /** Every node, in the cluster's order. */
   nodes: string[];
+  /** The client's own node (in-cluster clients), else null. */
   home: string | null;
+  /** The client's name. */
   client: string;
-} {
+}
+
+/** The paths of the state the objects describe, per entry node ({@link EntryPaths}). */
+export function currentEntryPaths(input: Omit<StatsInput, 'connections'>): CurrentPaths {
   const tl = simulate({
     objects: input.objects,
     scene: input.scene,
@@ -30,13 +48,26 @@ export function currentPaths(input: Omit<StatsInput, 'connections'>): {
   const nodes = tl.stats.perNode.map((r) => r.id);
   const objects = tl.base.objects;
   const c = objects.find((o) => o.kind === 'Client' && o.metadata.name === client);
+  const byEntry = tl.epochs[0]?.byEntry ?? [];
   let home: string | null = null;
   if (c?.kind === 'Client') {
     if (c.spec.location === 'Node') home = c.spec.nodeName ?? null;
     if (c.spec.location === 'Pod')
-      home = tl.epochs[0]?.paths.find((p) => p.lbTarget === null)?.entryNode ?? null;
+      home =
+        byEntry.find((e) => e.lbTarget === null && e.slots.weights.length > 0)?.entryNode ?? null;
   }
-  return { paths: tl.epochs[0]?.paths ?? [], nodes, home, client };
+  return { byEntry, nodes, home, client };
+}
+
+/** The paths of the state the objects describe, as the timeline's first epoch has them. */
+export function currentPaths(input: Omit<StatsInput, 'connections'>): {
+  paths: PathOption[];
+  nodes: string[];
+  home: string | null;
+  client: string;
+} {
+  const { byEntry, nodes, home, client } = currentEntryPaths(input);
+  return { paths: flatPaths(byEntry), nodes, home, client };
 }
 
 /** Aggregates path counts into per-node and per-Pod rows. */
@@ -78,6 +109,17 @@ export function statsFromCounts(
       if (p.snat && p.pod) r.snat += n;
     }
   });
+  return finishStats(node, pod, total, delivered, cross, snat);
+}
+
+function finishStats(
+  node: Map<string, ShareRow>,
+  pod: Map<string, ShareRow>,
+  total: number,
+  delivered: number,
+  cross: number,
+  snat: number,
+): ConnectionStats {
   const finish = (m: Map<string, ShareRow>) =>
     [...m.values()].map((r) => ({ ...r, share: total ? r.count / total : 0 }));
   return {
@@ -92,28 +134,154 @@ export function statsFromCounts(
 }
 
 /**
+ * {@link statsFromCounts} on factored paths: `counts` maps a path's index in the flat list to
+ * its count (paths not listed: 0). Same rows, in the same order, with the same sums, without
+ * an object per path.
+ */
+export function statsFromEntryCounts(
+  entries: readonly EntryPaths[],
+  counts: ReadonlyMap<number, number>,
+  nodeNames: readonly string[],
+): ConnectionStats {
+  const node = new Map<string, ShareRow>();
+  const pod = new Map<string, ShareRow>();
+  const row = (m: Map<string, ShareRow>, id: string) => {
+    let r = m.get(id);
+    if (!r) {
+      r = { id, count: 0, share: 0, expectedShare: 0, crossNode: 0, snat: 0 };
+      m.set(id, r);
+    }
+    return r;
+  };
+  for (const n of nodeNames) row(node, n);
+  // Expected shares, summed in the flat order: per entry node, and per Pod by number.
+  const pods = new PodIndex();
+  let sums = new Float64Array(0);
+  let seen = new Uint8Array(0);
+  for (const e of entries) {
+    const w = e.slots.weights;
+    if (w.length === 0) continue;
+    const nr = e.entryNode ? row(node, e.entryNode) : null;
+    const slotPods = pods.slotPods(e);
+    if (sums.length < pods.ids.length) {
+      const grown = new Float64Array(Math.max(pods.ids.length, sums.length * 2));
+      grown.set(sums);
+      sums = grown;
+      const s2 = new Uint8Array(grown.length);
+      s2.set(seen);
+      seen = s2;
+    }
+    let acc = nr ? nr.expectedShare : 0;
+    for (let j = 0; j < w.length; j++) {
+      const p = e.share * (w[j] as number);
+      acc += p;
+      const pi = slotPods[j] as number;
+      if (pi >= 0) {
+        // A Pod's row is made where the flat loop first meets it (rows are sorted later).
+        if (!seen[pi]) {
+          seen[pi] = 1;
+          row(pod, pods.ids[pi] as string);
+        }
+        sums[pi] = (sums[pi] as number) + p;
+      }
+    }
+    if (nr) nr.expectedShare = acc;
+  }
+  for (const [id, r] of pod) r.expectedShare = sums[pods.index(id)] as number;
+  let total = 0;
+  let delivered = 0;
+  let cross = 0;
+  let snat = 0;
+  const offsets: number[] = [];
+  let k = 0;
+  for (const e of entries) {
+    offsets.push(k);
+    k += e.slots.weights.length;
+  }
+  for (const [index, n] of counts) {
+    total += n;
+    // The entry holding flat index `index`: the last with offset ≤ index (an empty entry
+    // shares its offset with the next one, so the last is the one with paths).
+    let lo = 0;
+    let hi = entries.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((offsets[mid] as number) <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    const e = entries[lo] as EntryPaths;
+    const j = index - (offsets[lo] as number);
+    const r = routeAt(e, j);
+    const targets: ShareRow[] = [];
+    if (e.entryNode) targets.push(row(node, e.entryNode));
+    if (r.pod) {
+      targets.push(row(pod, r.pod));
+      delivered += n;
+      if (r.crossNode) cross += n;
+      if (r.snat) snat += n;
+    }
+    for (const t of targets) {
+      t.count += n;
+      if (r.crossNode && r.pod) t.crossNode += n;
+      if (r.snat && r.pod) t.snat += n;
+    }
+  }
+  return finishStats(node, pod, total, delivered, cross, snat);
+}
+
+/** Draws `count` paths from `entries` (as {@link sampleCounts} over the flat list); returns flat index → count. */
+export function sampleEntryCounts(
+  entries: readonly EntryPaths[],
+  count: number,
+  rng: Rng,
+): Map<number, number> {
+  const table = drawTable(entries);
+  const counts = new Map<number, number>();
+  if (table.last < 0) return counts;
+  for (let i = 0; i < count; i++) {
+    const d = drawPath(table, rng()) as Drawn;
+    counts.set(d.index, (counts.get(d.index) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
  * N connections (1 … 100,000) through the state the objects and scene describe: each path
  * drawn with the seeded generator from the model's probabilities (computed once, by tracing
  * each distinct path), then counted per node and per Pod.
  * @throws {Error} when `connections` is out of range; {@link ScenarioError} on bad objects.
  */
 export function connectionStats(input: StatsInput): ConnectionStats {
-  if (
-    !Number.isInteger(input.connections) ||
-    input.connections < 1 ||
-    input.connections > MAX_CONNECTIONS
-  )
-    throw new Error(
-      `connections must be a whole number from 1 to ${MAX_CONNECTIONS}, not ${input.connections}`,
-    );
-  const { paths, nodes } = currentPaths(input);
-  const seed = input.seed ?? input.scene.seed;
-  const counts = sampleCounts(
-    cumulative(paths.map((p) => p.probability)),
+  checkConnections(input.connections);
+  return statsOfCurrent(
+    currentEntryPaths(input),
     input.connections,
+    input.seed ?? input.scene.seed,
+  );
+}
+
+/**
+ * {@link connectionStats} for paths already found ({@link currentEntryPaths}), so a caller
+ * that also shows them traces once.
+ * @throws {Error} when `connections` is out of range.
+ */
+export function statsOfCurrent(
+  current: CurrentPaths,
+  connections: number,
+  seed: number,
+): ConnectionStats {
+  checkConnections(connections);
+  const counts = sampleEntryCounts(
+    current.byEntry,
+    connections,
     createRng((seed * 2654435761 + 7) >>> 0),
   );
-  return statsFromCounts(paths, counts, nodes);
+  return statsFromEntryCounts(current.byEntry, counts, current.nodes);
+}
+
+function checkConnections(n: number): void {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CONNECTIONS)
+    throw new Error(`connections must be a whole number from 1 to ${MAX_CONNECTIONS}, not ${n}`);
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import type { ScenarioObject } from '../k8s/objects';
 import { prepare } from './paths';
-import { fastPaths, newPathMemo } from './fastPaths';
+import { fastEntryPaths, newPathMemo } from './fastPaths';
+import { flatPaths } from './pathSet';
 import type { PathMemo } from './fastPaths';
 import type { SceneOptions } from '../scenario/scene';
 import type { Prepared } from './paths';
@@ -17,9 +18,9 @@ import { deadNodeWindows, drawConnections, epochIndexAt, statsOf } from './conne
 import { humanDuration } from './duration';
 import type {
   ClusterSnapshot,
+  EntryPaths,
   Epoch,
   HealthCheckSettings,
-  PathOption,
   SimMs,
   SvcRow,
   Timeline,
@@ -42,6 +43,17 @@ function baseOf(t: Timeline): Base {
     bases.set(t, b);
   }
   return b;
+}
+
+/** `e` with {@link Epoch.paths}: its `byEntry` flattened on first read, not enumerable. */
+function withPaths(e: Omit<Epoch, 'paths'>): Epoch {
+  return Object.defineProperty(e, 'paths', {
+    get(this: Epoch) {
+      return flatPaths(this.byEntry);
+    },
+    enumerable: false,
+    configurable: true,
+  }) as Epoch;
 }
 
 /**
@@ -79,8 +91,8 @@ export function simulate(input: TimelineInput): Timeline {
   // only marks nodes not ready in the resolved cluster): states that differ only in which
   // nodes are down share every node's rules.
   const rulesByObjects = new Map<string, Prepared['rules']>();
-  const pathCache = new Map<string, PathOption[]>();
-  const pathsOf = (key: string, state: Epoch['state'], client: string): PathOption[] => {
+  const pathCache = new Map<string, EntryPaths[]>();
+  const pathsOf = (key: string, state: Epoch['state'], client: string): EntryPaths[] => {
     const ck = `${client}\n${key}`;
     let hit = pathCache.get(ck);
     if (!hit) {
@@ -108,22 +120,24 @@ export function simulate(input: TimelineInput): Timeline {
       }
       // snapshot's scene differs between such states only in the rotation.
       const scene: SceneOptions = { ...prep.scene, choices: { rotation: [...state.inRotation] } };
-      hit = fastPaths(prep.p, scene, client, prep.memo);
+      hit = fastEntryPaths(prep.p, scene, client, prep.memo);
       pathCache.set(ck, hit);
     }
     return hit;
   };
-  const epochs: Epoch[] = engine.epochs.map((e, index) => ({
-    index,
-    state: e.state,
-    from: e.from,
-    to: e.to,
-    inRotation: e.state.inRotation,
-    failedNodes: e.state.nodes.filter((n) => !n.up).map((n) => n.name),
-    policy: e.state.policy,
-    published: e.state.published,
-    paths: pathsOf(e.key, e.state, workloadClient),
-  }));
+  const epochs: Epoch[] = engine.epochs.map((e, index) =>
+    withPaths({
+      index,
+      state: e.state,
+      from: e.from,
+      to: e.to,
+      inRotation: e.state.inRotation,
+      failedNodes: e.state.nodes.filter((n) => !n.up).map((n) => n.name),
+      policy: e.state.policy,
+      published: e.state.published,
+      byEntry: pathsOf(e.key, e.state, workloadClient),
+    }),
+  );
   const connections = drawConnections({
     epochs,
     pathsFor: (ei, client) => {

@@ -373,6 +373,63 @@ export interface PathOption {
 }
 
 /**
+ * What happens to a connection after it entered a node, through one of kube-proxy's
+ * candidate endpoints: the rest of a {@link PathOption}.
+ */
+export interface Route {
+  pod: string | null;
+  podNode: string | null;
+  crossNode: boolean;
+  snat: boolean;
+  outcome: Outcome['kind'];
+}
+
+/** A {@link Route} an entry has of its own, for one slot of its {@link CandidateSlots}. */
+export interface OwnRoute {
+  /** Index into the slots. */
+  slot: number;
+  route: Route;
+}
+
+/**
+ * kube-proxy's candidate endpoints once a connection entered a node of one class (nodes of
+ * one class hold the same endpoint choice for the Service; see `fastPaths.ts`), in its
+ * decision's order. Shared by every entry of the class, so never modified by a reader.
+ */
+export interface CandidateSlots {
+  /** Per slot: the endpoint, `ip:port`; null when the entry's trace had no endpoint decision. */
+  endpoints: readonly (string | null)[];
+  /** Per slot: the probability of the slot once the connection entered (kube-proxy's; 1 without a decision). */
+  weights: readonly number[];
+  /**
+   * Per slot: the route from an entry node other than the endpoint's own node, when it is the
+   * same for every entry of the class; null when each entry has it in its `own`.
+   */
+  routes: readonly (Route | null)[];
+}
+
+/**
+ * The paths of an epoch through one entry node, factored: slot `j` is the path
+ * `{ lbTarget, entryNode, endpoint: slots.endpoints[j], probability: share × slots.weights[j],
+ * ...route }`, its route from `own` when listed there, else `slots.routes[j]`. In entry order
+ * then slot order, the paths are {@link Epoch.paths} (the same numbers, computed the same way).
+ */
+export interface EntryPaths {
+  /** The node the balancer chose; null when no balancer is on the path. */
+  lbTarget: string | null;
+  /** `lbTarget`, or the client's own node for an in-cluster client. */
+  entryNode: string | null;
+  /** The probability of entering here: the balancer's share of the node (1 without a balancer decision). */
+  share: number;
+  slots: CandidateSlots;
+  /**
+   * This entry's routes where `slots.routes` does not hold them (endpoints on the entry node
+   * itself, paths traced on their own), ascending by slot; every null slot is here.
+   */
+  own: readonly OwnRoute[];
+}
+
+/**
  * An interval of constant state [from, to): cluster objects, rotation and kube-proxy's
  * rules do not change inside it, so every new connection has the same path probabilities.
  */
@@ -389,8 +446,15 @@ export interface Epoch {
   policy: 'Cluster' | 'Local';
   /** Whether EXTERNAL-IP is published. */
   published: boolean;
-  /** Every distinct path and its probability, computed once from the model. */
-  paths: PathOption[];
+  /**
+   * Every distinct path and its probability, computed once from the model: {@link byEntry}
+   * flattened, on first read (a big cluster has nodes × endpoints of them: 10 million at
+   * 1,000 nodes). A non-enumerable getter: `JSON.stringify`, `structuredClone` and object
+   * spread leave it out; read `byEntry` where size matters.
+   */
+  readonly paths: PathOption[];
+  /** The same paths per entry node, factored ({@link EntryPaths}); plain data. */
+  byEntry: EntryPaths[];
 }
 
 /**

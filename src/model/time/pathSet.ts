@@ -1,0 +1,124 @@
+/**
+ * Reading an epoch's factored paths ({@link EntryPaths}) without materialising all of them:
+ * one path, a route by slot, the entry's slots in order, the flat list (cached), and a Pod
+ * index per slot for the expected-share sums.
+ */
+import type { EntryPaths, PathOption, Route } from './types';
+
+/** Slot `j`'s route for `e`: its own when listed, else the class's. */
+export function routeAt(e: EntryPaths, j: number): Route {
+  const own = e.own;
+  // `own` is short (the endpoints on the entry node itself): a linear scan beats a search.
+  for (let k = 0; k < own.length; k++) {
+    const o = own[k]!;
+    if (o.slot === j) return o.route;
+    if (o.slot > j) break;
+  }
+  const r = e.slots.routes[j];
+  if (!r) throw new Error(`internal: slot ${j} of ${e.entryNode ?? '-'} has no route`);
+  return r;
+}
+
+/** Slot `j` of `e` as a {@link PathOption}, with the keys in {@link pathOf}'s order. */
+export function pathAt(e: EntryPaths, j: number): PathOption {
+  const r = routeAt(e, j);
+  return {
+    lbTarget: e.lbTarget,
+    entryNode: e.entryNode,
+    endpoint: e.slots.endpoints[j] ?? null,
+    probability: e.share * (e.slots.weights[j] as number),
+    pod: r.pod,
+    podNode: r.podNode,
+    crossNode: r.crossNode,
+    snat: r.snat,
+    outcome: r.outcome,
+  };
+}
+
+/**
+ * Calls `f(route, j)` for every slot of `e` in order, merging `own` in (no search per slot).
+ */
+export function eachRoute(e: EntryPaths, f: (r: Route, j: number) => void): void {
+  const { routes } = e.slots;
+  const own = e.own;
+  let k = 0;
+  for (let j = 0; j < routes.length; j++) {
+    const o = own[k];
+    if (o && o.slot === j) {
+      k++;
+      f(o.route, j);
+    } else f(routes[j] as Route, j);
+  }
+}
+
+/** How many paths `entries` hold (the length of the flat list). */
+export function pathCount(entries: readonly EntryPaths[]): number {
+  let n = 0;
+  for (const e of entries) n += e.slots.weights.length;
+  return n;
+}
+
+const flat = new WeakMap<readonly EntryPaths[], PathOption[]>();
+
+/** Every path of `entries` in entry then slot order (cached per `entries` array). */
+export function flatPaths(entries: readonly EntryPaths[]): PathOption[] {
+  let out = flat.get(entries);
+  if (!out) {
+    out = [];
+    for (const e of entries)
+      for (let j = 0; j < e.slots.weights.length; j++) out.push(pathAt(e, j));
+    flat.set(entries, out);
+  }
+  return out;
+}
+
+/**
+ * Pod numbering for per-Pod sums: `index(pod)` gives a stable small integer per Pod, and
+ * `slotPods(e)` each slot's Pod number for `e` (-1: not delivered), without a map lookup
+ * per slot for the slots `e` shares with its class.
+ */
+export class PodIndex {
+  readonly ids: string[] = [];
+  private readonly byId = new Map<string, number>();
+  private readonly shared = new WeakMap<EntryPaths['slots'], Int32Array>();
+
+  /** The number of `pod` (-1 for null). */
+  index(pod: string | null): number {
+    if (pod === null) return -1;
+    let i = this.byId.get(pod);
+    if (i === undefined) {
+      i = this.ids.length;
+      this.ids.push(pod);
+      this.byId.set(pod, i);
+    }
+    return i;
+  }
+
+  /**
+   * Per slot of `e`, its route's Pod number (-1: no Pod, not delivered). The array is
+   * reused for the next call: read it before calling again.
+   */
+  slotPods(e: EntryPaths): Int32Array {
+    let base = this.shared.get(e.slots);
+    const routes = e.slots.routes;
+    if (!base || base.length !== routes.length) {
+      base = new Int32Array(routes.length);
+      for (let j = 0; j < routes.length; j++) base[j] = this.index(routes[j]?.pod ?? null);
+      this.shared.set(e.slots, base);
+    } else
+      // Slots filled since (a later entry of the class) are numbered now.
+      for (let j = 0; j < routes.length; j++)
+        if (base[j] === -1 && routes[j]?.pod) base[j] = this.index(routes[j]!.pod);
+    if (e.own.length === 0) return base;
+    const out = this.scratch(routes.length);
+    out.set(base);
+    for (const o of e.own) out[o.slot] = this.index(o.route.pod);
+    return out;
+  }
+
+  private buf = new Int32Array(0);
+  private scratch(n: number): Int32Array {
+    if (this.buf.length < n) this.buf = new Int32Array(n);
+    return this.buf.subarray(0, n);
+  }
+}
