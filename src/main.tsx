@@ -1,3 +1,5 @@
+// First: the model worker starts loading while everything below evaluates.
+import './worker/earlyWorker';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';

@@ -15,6 +15,7 @@ import type { ScenarioObject } from '../model/k8s/objects';
 import type { ModeRuleset } from '../model/kube-proxy/types';
 import type { Derived } from '../store/derived';
 import type { AsyncEngine, EngineChannel, RulesAnswer } from '../store/engine';
+import { takeModelWorker } from './earlyWorker';
 import { unpackRules } from './pack';
 import type { outgoing as outgoingOf } from './handler';
 import { joinArrays } from './parts';
@@ -27,8 +28,7 @@ interface Transport {
   listen(fn: (m: FromWorker) => void): void;
 }
 
-function workerTransport(): Transport {
-  const worker = new Worker(new URL('./model.worker.ts', import.meta.url), { type: 'module' });
+function workerTransport(worker: Worker): Transport {
   return {
     post: (m) => worker.postMessage(m),
     listen: (fn) => worker.addEventListener('message', (e: MessageEvent<FromWorker>) => fn(e.data)),
@@ -139,7 +139,8 @@ export function createOutbox(
 export function createWorkerEngine(
   later: (fn: () => void) => void = (fn) => setTimeout(fn, 0),
 ): AsyncEngine {
-  const transport = typeof Worker === 'function' ? workerTransport() : inThreadTransport();
+  const worker = takeModelWorker();
+  const transport = worker ? workerTransport(worker) : inThreadTransport();
   const outbox = createOutbox((m) => transport.post(m), later);
   /** Parts of large arrays of replies not yet arrived, by request. */
   const partsFor = new Map<number, ArrayPart[]>();
