@@ -32,6 +32,7 @@ import { probeNode } from '../cloud/healthCheck';
 import type { HealthCheckResult } from '../cloud/healthCheck';
 import type { Cluster, ServiceModel } from '../scenario/cluster';
 import { DEFAULT_HEALTH_CHECK_NODE_PORT } from '../scenario/scene';
+import type { SceneOptions } from '../scenario/scene';
 import { applyScene } from '../scenario/scene';
 import { resolveCluster } from '../scenario/resolve';
 import { pickService } from '../trace/trace';
@@ -110,6 +111,22 @@ export interface EngineResult {
   registeredAt: SimMs | null;
   /** The nodes registered as targets (every node not excluded from external load balancers). */
   targets: string[];
+  /**
+   * The states the probes saw, resolved: key `JSON.stringify` of the state with an empty
+   * rotation and no announcing node (the rotation is not in the objects).
+   */
+  clusters: ReadonlyMap<string, StateCluster>;
+}
+
+/**
+ * One state resolved as `prepare` in paths.ts resolves it: `snapshot`'s objects under its
+ * scene, nodes down marked. Read-only: the probes and the path tracing share it.
+ */
+export interface StateCluster {
+  cluster: Cluster;
+  svc: ServiceModel;
+  /** `snapshot`'s scene (its rotation is the state's when first resolved). */
+  scene: SceneOptions;
 }
 
 type Action =
@@ -335,20 +352,20 @@ export function runEngine(base: Base, s: Settings): EngineResult {
   // may, so the world is read again (and compared with the last one) only after one of them.
   let version = 0;
   // The resolved cluster of the current state, for probes (cached per state).
-  const clusterCache = new Map<string, { cluster: Cluster; svc: ServiceModel }>();
-  let lastCluster: { version: number; hit: { cluster: Cluster; svc: ServiceModel } } | undefined;
+  const clusterCache = new Map<string, StateCluster>();
+  let lastCluster: { version: number; hit: StateCluster } | undefined;
   const currentCluster = () => {
     if (lastCluster && lastCluster.version === version) return lastCluster.hit;
     const st = world();
     const key = JSON.stringify({ ...st, inRotation: [], announcingNode: null });
     let hit = clusterCache.get(key);
     if (!hit) {
-      const snap = snapshot(base, st, { controller, address });
+      const snap = snapshot(base, st, { controller, address }, false);
       const cluster = markNodesDown(
         resolveCluster(applyScene(snap.objects, snap.scene)),
         snap.scene.downNodes,
       );
-      hit = { cluster, svc: pickService(cluster, base.serviceKey) };
+      hit = { cluster, svc: pickService(cluster, base.serviceKey), scene: snap.scene };
       clusterCache.set(key, hit);
     }
     lastCluster = { version, hit };
@@ -1321,5 +1338,6 @@ export function runEngine(base: Base, s: Settings): EngineResult {
     address,
     registeredAt: controller === 'cloud' ? registeredAt : null,
     targets: controller === 'cloud' && registeredAt !== null ? targets : [],
+    clusters: clusterCache,
   };
 }

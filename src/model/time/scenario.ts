@@ -294,8 +294,13 @@ export function endpointsOf(pods: readonly PodState[]): EndpointState[] {
     }));
 }
 
-function podObject(base: Base, p: PodState, template: Pod | undefined): ScenarioObject {
-  const t: Pod = structuredClone(template) ?? {
+function podObject(
+  base: Base,
+  p: PodState,
+  template: Pod | undefined,
+  copy: <T extends object>(x: T) => T,
+): ScenarioObject {
+  const t: Pod = (template ? copy(template) : undefined) ?? {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {},
@@ -333,12 +338,25 @@ export interface SnapshotExtras {
  * the state (the slice as kube-proxy last synced it), Node conditions, cordons and taints,
  * the balancer's address. Down nodes go to `scene.downNodes`; the rotation to
  * `scene.choices.rotation`.
+ *
+ * Objects the state leaves as they were are `base.objects`' own. The ones it changes are
+ * deep copies when `deep` (the default: what a caller may keep and edit); with `deep` false
+ * they are new objects only down to what changed and share the rest with `base.objects`, for
+ * the model's own reading (resolving and tracing never modify objects): at 1,000 nodes the
+ * deep copies were most of a state's cost.
  */
 export function snapshot(
   base: Base,
   state: WorldState,
   extras: SnapshotExtras,
+  deep = true,
 ): { objects: ScenarioObject[]; scene: SceneOptions } {
+  const copy = deep
+    ? <T extends object>(x: T): T => structuredClone(x)
+    : <T extends object>(x: T): T => ({ ...x });
+  // Name → the first node state with it (what a search of the list finds).
+  const nodeStates = new Map<string, WorldState['nodes'][number]>();
+  for (const n of state.nodes) if (!nodeStates.has(n.name)) nodeStates.set(n.name, n);
   const backend = new Set(base.initialBackendKeys);
   for (const p of state.pods) backend.add(p.key);
   const out: ScenarioObject[] = [];
@@ -357,7 +375,7 @@ export function snapshot(
       if (svcName === base.name && (o.metadata?.namespace ?? 'default') === base.namespace) {
         if (sliceDone) continue;
         sliceDone = true;
-        const slice = structuredClone(o);
+        const slice = copy(o);
         slice.endpoints = state.endpoints.map((e) => {
           const [ns, name] = e.pod.split('/');
           return {
@@ -372,9 +390,10 @@ export function snapshot(
       }
     }
     if (o.kind === 'Node') {
-      const n = state.nodes.find((x) => x.name === o.metadata?.name);
+      const name = o.metadata?.name;
+      const n = name === undefined ? undefined : nodeStates.get(name);
       if (n) {
-        const node = structuredClone(o);
+        const node = copy(o);
         node.spec = { ...(node.spec ?? {}) };
         if (n.unschedulable) node.spec.unschedulable = true;
         else delete node.spec.unschedulable;
@@ -412,7 +431,7 @@ export function snapshot(
     if (o.kind === 'Service') {
       const k = key(o.metadata?.namespace, o.metadata?.name);
       if (k === base.serviceKey && state.published) {
-        const svc = structuredClone(o);
+        const svc = copy(o);
         const ing = svc.status?.loadBalancer?.ingress ?? [];
         out.push(
           ing.length === 0 || ing[0]?.ip !== extras.address
@@ -443,7 +462,7 @@ export function snapshot(
       spec: { service: base.serviceKey, address: extras.address },
     });
   for (const p of state.pods)
-    out.push(podObject(base, p, podTemplates.get(p.key) ?? firstTemplate));
+    out.push(podObject(base, p, podTemplates.get(p.key) ?? firstTemplate, copy));
   const down = state.nodes.filter((n) => !n.up).map((n) => n.name);
   const metallb = extras.controller === 'metallb-l2';
   const { downNodes: _ignored, ...baseScene } = base.scene;

@@ -14,6 +14,7 @@ import { analyse, clientFor, snapshot } from './scenario';
 import type { Base } from './scenario';
 import { resolveSettings } from './settings';
 import { runEngine } from './engine';
+import type { StateCluster } from './engine';
 import { deadNodeWindows, drawConnections, epochIndexAt, statsOf } from './connections';
 import { humanDuration } from './duration';
 import type {
@@ -99,7 +100,13 @@ export function simulate(input: TimelineInput): Timeline {
       const rest = JSON.stringify({ ...state, inRotation: [], announcingNode: null });
       let prep = prepared.get(rest);
       if (!prep) {
-        const snap = snapshot(base, state, extras);
+        // The engine resolved the states its probes saw, as `prepare` would: reused.
+        const resolved: Pick<StateCluster, 'cluster' | 'scene'> =
+          engine.clusters.get(rest) ??
+          (() => {
+            const snap = snapshot(base, state, extras, false);
+            return { cluster: prepare(snap.objects, snap.scene).cluster, scene: snap.scene };
+          })();
         const objectsKey = JSON.stringify({
           ...state,
           nodes: state.nodes.map((n) => ({ ...n, up: true })),
@@ -112,8 +119,8 @@ export function simulate(input: TimelineInput): Timeline {
           rulesByObjects.set(objectsKey, rules);
         }
         prep = {
-          p: { ...prepare(snap.objects, snap.scene), rules },
-          scene: snap.scene,
+          p: { cluster: resolved.cluster, rules },
+          scene: resolved.scene,
           memo: newPathMemo(),
         };
         prepared.set(rest, prep);
