@@ -129,13 +129,11 @@ describe('datapath timeline', () => {
       [file('huge.yaml', 'events: [{ at: 1e12, kind: fail-node, node: node-1 }]\n'), 'past 24h'],
       ['fail:node-1@10000h', '"fail:node-1@10000h": 10000h is past 24h'],
     ];
+    // Refused before simulating: a run to 10,000 h would outlast the test's timeout.
     for (const [events, message] of cases) {
-      const t0 = Date.now();
       const r = datapath('timeline', FILE, '--events', events);
       expect(r.status, events).toBe(2);
       expect(r.stderr, events).toContain(message);
-      // Refused before simulating: tsx's start-up is the whole cost.
-      expect(Date.now() - t0, events).toBeLessThan(8000);
     }
     const h = datapath('timeline', FILE, '--events', 'fail:node-1@10s', '--horizon', '1000h');
     expect([h.status, h.stderr.split('\n')[0]]).toEqual([

@@ -24,12 +24,12 @@ describe('run limits', () => {
     expect([MAX_EVENTS, MAX_PROBES]).toEqual([1000, 300_000]);
   });
 
+  // Simulating to 1e12 ms would take far longer than the test's own timeout, so passing
+  // at all shows the refusal came first (no stopwatch: those flake on a busy machine).
   it('refuses an event past 24 h, naming it, instead of running for minutes', () => {
-    const t0 = performance.now();
     expect(run({ events: [{ at: 1e12, kind: 'fail-node', node: 'node-1' }] })).toThrow(
       'events[0].at (fail-node) must be at most 24h (86400000 ms)',
     );
-    expect(performance.now() - t0).toBeLessThan(2000);
   });
 
   it('refuses a horizon, a workload or a delay past 24 h', () => {
