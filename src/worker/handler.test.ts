@@ -3,7 +3,7 @@ import { canonicalObjects, DEFAULT_SCENE, runScene } from '../model';
 import type { SceneOptions } from '../model';
 import { generatedCluster } from '../model/scenario/generated';
 import { createOutbox, derivedOf } from './client';
-import { ModelHandler, outgoing, pathNodes, sceneReply } from './handler';
+import { ModelHandler, outgoing, pathNodes, sceneReply, visitedNodes } from './handler';
 import { joinArrays } from './parts';
 import type { ToWorker } from './protocol';
 import { packRules, unpackRules } from './pack';
@@ -86,6 +86,24 @@ describe('the worker handler answers what runScene answers', () => {
     const result = runScene(objects, DEFAULT_SCENE);
     const reply = sceneReply(result, []);
     expect(reply.ok && reply.rules.map((r) => r.nodeName)).toEqual(pathNodes(result));
+  });
+});
+
+describe('rule counts', () => {
+  it('every node the packet passes is counted, the Pod’s node too (no kube-proxy rule acts there)', () => {
+    // Cluster policy on the canonical scene: the balancer's node DNATs to a Pod on node-3 and
+    // the packet crosses (SNATed) to it; node-3's rules are still the ones kube-proxy wrote.
+    const objects = canonicalObjects();
+    const scene: SceneOptions = { ...DEFAULT_SCENE, choices: { lbTarget: 'node-2' } };
+    const result = runScene(objects, scene);
+    const crossed = visitedNodes(result).filter((n) => !pathNodes(result).includes(n));
+    expect(crossed).toEqual(['node-3']);
+    const reply = sceneReply(result, []);
+    const lines = runScene(objects, scene).rules['node-3']?.lines ?? [];
+    expect(reply.ok && reply.ruleCounts['node-3']).toEqual({
+      mode: 'iptables',
+      rules: lines.filter((l) => l.ruleId !== undefined).length,
+    });
   });
 });
 

@@ -43,6 +43,14 @@ export function pathNodes(result: SceneResult): string[] {
   return out;
 }
 
+/** Every node the trace passes through (`at` = `node:NAME`), in path order. */
+export function visitedNodes(result: SceneResult): string[] {
+  const out: string[] = [];
+  for (const s of result.trace.steps)
+    if (s.at.startsWith('node:') && !out.includes(s.at.slice(5))) out.push(s.at.slice(5));
+  return out;
+}
+
 /**
  * The reply for `result`: cluster, trace, Service key, balancer targets; the full rules of
  * `nodes` (those that exist) and of the path's nodes while they stay under
@@ -60,7 +68,9 @@ export function sceneReply(result: SceneResult, nodes: readonly string[]): Scene
     lines += size;
     full.push(n);
   }
-  const counted = new Set([...full, ...pathNodes(result)]);
+  // Every node the packet passes is drawn in full with its rule count, including the Pod's
+  // node, where no kube-proxy rule may act (its rules are written for the count alone).
+  const counted = new Set([...full, ...pathNodes(result), ...visitedNodes(result)]);
   const ruleCounts: Record<string, { mode: string; rules: number }> = {};
   for (const n of counted) {
     const rs = result.rules[n];

@@ -62,7 +62,8 @@ export function NodeBox(props: NodeBoxProps) {
       ? `${node.name} is down, and the node lifecycle controller has noticed: its Node reads Ready Unknown (NotReady)`
       : `${node.name} is down, but the control plane has not noticed yet: its Node still reads Ready until node-monitor-grace-period passes`;
   const mode = props.ruleCounts?.mode ?? 'iptables';
-  const rules = props.ruleCounts ? `${props.ruleCounts.rules} rules` : 'no rules';
+  // No count yet: the worker counts a node's rules after its answer (src/worker/handler.ts).
+  const rules = props.ruleCounts ? `${props.ruleCounts.rules} rules` : 'counting rules…';
   const ruleText = l.kpMode ? rules : `${mode} · ${rules}`;
   return (
     <g
