@@ -22,7 +22,7 @@
 import { createRng } from '../random';
 import { drawPath, drawTable } from './pathDraw';
 import type { DrawTable } from './pathDraw';
-import { PodIndex, pathAt } from './pathSet';
+import { ExpectedSums, pathAt } from './pathSet';
 import { CLIENT_SYN_TIMEOUT_MS, ESTABLISHED_RETRANSMIT_TIMEOUT_MS } from './defaults';
 import { formatSimTime } from './duration';
 import type { Outage, PodEnd } from './engine';
@@ -100,45 +100,37 @@ const NOT_DELIVERED: Record<string, { fate: ConnectionFate; reason: string; dela
   'no-address': { fate: 'no-address', reason: 'nothing to dial: EXTERNAL-IP <pending>', delay: 0 },
 };
 
-/** Settles one delivered connection's fate. */
+/** Settles one delivered connection's fate (its words: {@link fateReason}). */
 function settle(
   closesAt: SimMs,
   horizon: SimMs,
   pf: PathFate,
-  path: PathOption,
-): { fate: ConnectionFate; endedAt: SimMs | null; reason: string } {
-  const podName = path.pod?.split('/')[1] ?? '';
+): { fate: ConnectionFate; endedAt: SimMs | null } {
   if (pf.failAt < closesAt && pf.failAt <= pf.exitAt && pf.failAt <= horizon)
-    return {
-      fate: 'blackholed',
-      endedAt: pf.failAt,
-      reason: `${pf.failNode} died while it was open: its packets now reach a machine that answers nothing, so no RST comes back; the client retransmits for about ${Math.round(ESTABLISHED_RETRANSMIT_TIMEOUT_MS / 60_000)} minutes (tcp_retries2 15) before giving up. The balancer keeps the established flow on its backend.`,
-    };
-  if (pf.exitAt < closesAt && pf.exitAt <= horizon)
-    return {
-      fate: 'reset',
-      endedAt: pf.exitAt,
-      reason: pf.sigkill
+    return { fate: 'blackholed', endedAt: pf.failAt };
+  if (pf.exitAt < closesAt && pf.exitAt <= horizon) return { fate: 'reset', endedAt: pf.exitAt };
+  if (closesAt > horizon) return { fate: 'open', endedAt: null };
+  if (pf.deletedAt < closesAt) return { fate: 'drained', endedAt: closesAt };
+  return { fate: 'completed', endedAt: closesAt };
+}
+
+/** Why a delivered connection on `path` ended as `fate`: the same words for every connection on it. */
+function fateReason(fate: ConnectionFate, pf: PathFate, path: PathOption): string {
+  const podName = path.pod?.split('/')[1] ?? '';
+  switch (fate) {
+    case 'blackholed':
+      return `${pf.failNode} died while it was open: its packets now reach a machine that answers nothing, so no RST comes back; the client retransmits for about ${Math.round(ESTABLISHED_RETRANSMIT_TIMEOUT_MS / 60_000)} minutes (tcp_retries2 15) before giving up. The balancer keeps the established flow on its backend.`;
+    case 'reset':
+      return pf.sigkill
         ? `still open when ${podName} was killed (SIGKILL at the end of its grace period): the kernel closed the socket for the dead process (a FIN, or an RST if data was left unread) and the Pod's network is torn down, so the application never finished the exchange.`
-        : `still open when ${podName}'s application exited after SIGTERM: its socket was closed under it.`,
-    };
-  if (closesAt > horizon)
-    return {
-      fate: 'open',
-      endedAt: null,
-      reason: `still open at the end of the run, on ${podName}`,
-    };
-  if (pf.deletedAt < closesAt)
-    return {
-      fate: 'drained',
-      endedAt: closesAt,
-      reason: `its Pod ${podName} was terminating, but conntrack kept the connection on it (the endpoint was serving and terminating) and it closed normally before the Pod exited.`,
-    };
-  return {
-    fate: 'completed',
-    endedAt: closesAt,
-    reason: `closed normally by its client, on ${podName}`,
-  };
+        : `still open when ${podName}'s application exited after SIGTERM: its socket was closed under it.`;
+    case 'open':
+      return `still open at the end of the run, on ${podName}`;
+    case 'drained':
+      return `its Pod ${podName} was terminating, but conntrack kept the connection on it (the endpoint was serving and terminating) and it closed normally before the Pod exited.`;
+    default:
+      return `closed normally by its client, on ${podName}`;
+  }
 }
 
 /** The epoch index for time `t` (last epoch for t past the end). */
@@ -166,11 +158,18 @@ export interface DrawInput {
   podEnds: Map<string, PodEnd>;
 }
 
+/** A path connections took: what can end them, and the words for each fate (found once). */
+interface Taken {
+  path: PathOption;
+  fate: PathFate;
+  reasons: Partial<Record<ConnectionFate, string>>;
+}
+
 /** One epoch's paths ready to draw: the table, and the paths drawn so far with their fates. */
 interface Drawer {
   table: DrawTable;
   /** Flat index → the path and what can end it, found the first time a connection takes it. */
-  seen: Map<number, { path: PathOption; fate: PathFate }>;
+  seen: Map<number, Taken>;
   epoch: Epoch;
 }
 
@@ -239,7 +238,7 @@ function record(
   let hit = dr.seen.get(drawn.index);
   if (!hit) {
     const path = pathAt(dr.table.entries[drawn.entry] as EntryPaths, drawn.slot);
-    hit = { path, fate: pathFate(path, dr.epoch, d.outages, d.podEnds) };
+    hit = { path, fate: pathFate(path, dr.epoch, d.outages, d.podEnds), reasons: {} };
     dr.seen.set(drawn.index, hit);
   }
   const { path: p, fate: pf } = hit;
@@ -252,10 +251,10 @@ function record(
     endedAt = openedAt + nd!.delay;
     reason = nd!.reason;
   } else {
-    const s = settle(closesAt, d.horizon, pf, p);
+    const s = settle(closesAt, d.horizon, pf);
     fate = s.fate;
     endedAt = s.endedAt;
-    reason = s.reason;
+    reason = hit.reasons[fate] ??= fateReason(fate, pf, p);
     if (longLived && (fate === 'open' || fate === 'completed')) {
       const changes = d.epochs.filter(
         (e) => e.from > openedAt && e.from < Math.min(closesAt, d.horizon),
@@ -293,39 +292,13 @@ function expectedCounts(
   epochs: readonly Epoch[],
 ): { expNode: Map<string, number>; expPod: Map<string, number> } {
   const expNode = new Map<string, number>();
-  const pods = new PodIndex();
-  let sums = new Float64Array(0);
-  let seen = new Uint8Array(0);
-  for (const [ei, n] of perEpoch) {
+  const sums = new ExpectedSums();
+  for (const [ei, n] of perEpoch)
     for (const e of epochs[ei]?.byEntry ?? []) {
-      const w = e.slots.weights;
-      const share = e.share;
-      const slotPods = pods.slotPods(e);
-      if (sums.length < pods.ids.length) {
-        const grown = new Float64Array(Math.max(pods.ids.length, sums.length * 2));
-        grown.set(sums);
-        sums = grown;
-        const s2 = new Uint8Array(grown.length);
-        s2.set(seen);
-        seen = s2;
-      }
-      let node = e.entryNode ? (expNode.get(e.entryNode) ?? 0) : 0;
-      for (let j = 0; j < w.length; j++) {
-        const x = n * (share * (w[j] as number));
-        node += x;
-        const pi = slotPods[j] as number;
-        if (pi >= 0) {
-          sums[pi] = (seen[pi] ? (sums[pi] as number) : 0) + x;
-          seen[pi] = 1;
-        }
-      }
-      if (e.entryNode && w.length > 0) expNode.set(e.entryNode, node);
+      const node = sums.add(e, n, e.entryNode ? (expNode.get(e.entryNode) ?? 0) : 0);
+      if (e.entryNode && e.slots.weights.length > 0) expNode.set(e.entryNode, node);
     }
-  }
-  const expPod = new Map<string, number>();
-  pods.ids.forEach((id, i) => {
-    if (seen[i]) expPod.set(id, sums[i] as number);
-  });
+  const expPod = sums.perPod();
   return { expNode, expPod };
 }
 

@@ -137,15 +137,19 @@ function replicaSetPrefix(podNames: string[], svcName: string): string {
 }
 
 /**
- * Reads the scenario. @throws {ScenarioError} when the objects do not resolve; {@link Error}
- * when the traced Service is missing.
+ * Reads the scenario. `base.objects` is a deep copy of `input` unless `copy` is false (a
+ * caller that made its own copy: then `base.objects` holds `input`'s objects, and a Client
+ * is added to a new array, never to `input`).
+ * @throws {ScenarioError} when the objects do not resolve; {@link Error} when the traced
+ *   Service is missing.
  */
 export function analyse(
   input: readonly ScenarioObject[],
   scene: SceneOptions,
   client?: string,
+  copy = true,
 ): { base: Base; cluster: Cluster } {
-  const objects = structuredClone(input) as ScenarioObject[];
+  const objects = copy ? (structuredClone(input) as ScenarioObject[]) : [...input];
   const clientName = clientFor(objects, client ?? scene.client);
   const cluster = resolveCluster(objects);
   const svc = pickService(cluster, scene.service);

@@ -11,7 +11,7 @@ import { MAX_CONNECTIONS } from './settings';
 import type { Rng } from '../random';
 import { drawPath, drawTable } from './pathDraw';
 import type { Drawn } from './pathDraw';
-import { PodIndex, flatPaths, routeAt } from './pathSet';
+import { ExpectedSums, flatPaths, routeAt } from './pathSet';
 import type {
   BenchmarkResult,
   ConnectionStats,
@@ -155,39 +155,15 @@ export function statsFromEntryCounts(
   };
   for (const n of nodeNames) row(node, n);
   // Expected shares, summed in the flat order: per entry node, and per Pod by number.
-  const pods = new PodIndex();
-  let sums = new Float64Array(0);
-  let seen = new Uint8Array(0);
+  // (n = 1: `1 × p` is `p`, exactly.)
+  const sums = new ExpectedSums();
   for (const e of entries) {
-    const w = e.slots.weights;
-    if (w.length === 0) continue;
+    if (e.slots.weights.length === 0) continue;
     const nr = e.entryNode ? row(node, e.entryNode) : null;
-    const slotPods = pods.slotPods(e);
-    if (sums.length < pods.ids.length) {
-      const grown = new Float64Array(Math.max(pods.ids.length, sums.length * 2));
-      grown.set(sums);
-      sums = grown;
-      const s2 = new Uint8Array(grown.length);
-      s2.set(seen);
-      seen = s2;
-    }
-    let acc = nr ? nr.expectedShare : 0;
-    for (let j = 0; j < w.length; j++) {
-      const p = e.share * (w[j] as number);
-      acc += p;
-      const pi = slotPods[j] as number;
-      if (pi >= 0) {
-        // A Pod's row is made where the flat loop first meets it (rows are sorted later).
-        if (!seen[pi]) {
-          seen[pi] = 1;
-          row(pod, pods.ids[pi] as string);
-        }
-        sums[pi] = (sums[pi] as number) + p;
-      }
-    }
+    const acc = sums.add(e, 1, nr ? nr.expectedShare : 0);
     if (nr) nr.expectedShare = acc;
   }
-  for (const [id, r] of pod) r.expectedShare = sums[pods.index(id)] as number;
+  for (const [id, sum] of sums.perPod()) row(pod, id).expectedShare = sum;
   let total = 0;
   let delivered = 0;
   let cross = 0;

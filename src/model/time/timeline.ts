@@ -68,7 +68,13 @@ export function simulate(input: TimelineInput): Timeline {
   const objects = structuredClone(input.objects) as ScenarioObject[];
   const longClients = (input.workload?.longLived ?? []).map((l) => clientFor(objects, l.client));
   const workloadClient = clientFor(objects, input.workload?.client ?? input.scene.client);
-  const { base, cluster } = analyse(objects, { ...input.scene, client: workloadClient });
+  // `objects` is this run's own deep copy: analyse need not copy it again.
+  const { base, cluster } = analyse(
+    objects,
+    { ...input.scene, client: workloadClient },
+    undefined,
+    false,
+  );
   const s = resolveSettings(
     {
       ...input,
