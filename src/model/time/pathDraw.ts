@@ -31,6 +31,8 @@ export interface DrawTable {
   last: number;
   /** How many paths in all. */
   size: number;
+  /** Per entry: its slots' cumulative weights (shared by the entries of a class). */
+  sums: Float64Array[];
 }
 
 /** A drawn path: its entry, its slot in the entry and its index in the flat list. */
@@ -84,7 +86,16 @@ export function drawTable(entries: readonly EntryPaths[]): DrawTable {
     // From the last path on, the flat list's sum is exactly 1 (`cumulative` sets it).
     end[i] = i >= last ? 1 : acc;
   }
-  return { entries, total, start, end, offset, last, size };
+  return {
+    entries,
+    total,
+    start,
+    end,
+    offset,
+    last,
+    size,
+    sums: entries.map((e) => weightSums(e.slots.weights)),
+  };
 }
 
 /** Upper bound on the gap between the flat sums and the rescaled ones in an entry of `m` slots. */
@@ -115,7 +126,7 @@ export function drawPath(t: DrawTable, u: number): Drawn | null {
 function slotIn(t: DrawTable, i: number, e: EntryPaths, u: number): number {
   const w = e.slots.weights;
   const m = w.length;
-  const c = weightSums(w);
+  const c = t.sums[i] as Float64Array;
   const s = t.start[i] as number;
   const scale = e.share / t.total;
   const v = (u - s) / scale;
