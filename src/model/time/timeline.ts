@@ -92,8 +92,12 @@ export function simulate(input: TimelineInput): Timeline {
   const engine = runEngine(base, s);
   const extras = { controller: s.provisioning.controller, address: engine.address };
   // Paths depend on the rotation only through the balancer's share: one resolved cluster and
-  // one memo of traced classes per state apart from the rotation, one path list per epoch.
-  const prepared = new Map<string, { p: Prepared; scene: SceneOptions; memo: PathMemo }>();
+  // one memo of traced classes per state apart from the rotation and per client, one path
+  // list per epoch and client.
+  const prepared = new Map<
+    string,
+    { p: Prepared; scene: SceneOptions; memos: Map<string, PathMemo> }
+  >();
   // kube-proxy's rules read endpoint conditions, never whether a node answers (`downNodes`
   // only marks nodes not ready in the resolved cluster): states that differ only in which
   // nodes are down share every node's rules.
@@ -127,13 +131,20 @@ export function simulate(input: TimelineInput): Timeline {
         prep = {
           p: { cluster: resolved.cluster, rules },
           scene: resolved.scene,
-          memo: newPathMemo(),
+          memos: new Map(),
         };
         prepared.set(rest, prep);
       }
       // snapshot's scene differs between such states only in the rotation.
       const scene: SceneOptions = { ...prep.scene, choices: { rotation: [...state.inRotation] } };
-      hit = fastEntryPaths(prep.p, scene, client, prep.memo);
+      // Traced classes are the client's own: the rules may treat sources differently
+      // (loadBalancerSourceRanges drops some at KUBE-FW-), so clients never share them.
+      let memo = prep.memos.get(client);
+      if (!memo) {
+        memo = newPathMemo();
+        prep.memos.set(client, memo);
+      }
+      hit = fastEntryPaths(prep.p, scene, client, memo);
       pathCache.set(ck, hit);
     }
     return hit;
