@@ -88,16 +88,19 @@ interface Slot {
   waiting: Job | null;
 }
 
+/** An object set, or a part of one (the same message for the time view's worker). */
+type ObjectsMessage = Extract<ToWorker, { type: 'objects' }>;
+
 /**
- * Posts messages in order, an object set's parts one per task (a set of 10,000 Pods cloned in
+ * Posts messages in order (`M`: this worker's messages), an object set's parts one per task (a set of 10,000 Pods cloned in
  * one message blocked the page for ~360 ms); every other message goes at once unless parts are
  * still queued before it.
  */
-export function createOutbox(
-  post: (m: ToWorker) => void,
+export function createOutbox<M extends { type: string; more?: boolean } = ToWorker>(
+  post: (m: M | ObjectsMessage) => void,
   later: (fn: () => void) => void = (fn) => setTimeout(fn, 0),
-): { post(m: ToWorker): void; sendObjects(id: number, objects: ScenarioObject[]): void } {
-  const queue: ToWorker[] = [];
+): { post(m: M | ObjectsMessage): void; sendObjects(id: number, objects: ScenarioObject[]): void } {
+  const queue: (M | ObjectsMessage)[] = [];
   let waiting = false;
   const pump = () => {
     waiting = false;
@@ -110,7 +113,7 @@ export function createOutbox(
       }
     }
   };
-  const push = (m: ToWorker) => {
+  const push = (m: M | ObjectsMessage) => {
     queue.push(m);
     if (!waiting) pump();
   };

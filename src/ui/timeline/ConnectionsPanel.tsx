@@ -4,7 +4,7 @@ import { scaleBand } from 'd3-scale';
 import type { ConnectionStats, ShareRow } from '../../model/time/types';
 import { useAppStore, useAppStoreApi } from '../../store';
 import type { Store, TimeWorkload } from '../../store';
-import { useTimeline } from './context';
+import { useTimeline, useTimeStatus } from './context';
 import { count, percent, plural, pointsDiff, seconds } from './format';
 import { linearScale, nice } from './scale';
 import { MAX_CONNECTIONS, checkInt } from './validate';
@@ -71,21 +71,14 @@ export function ConnectionsPanel({ clients }: { clients: readonly string[] }) {
     longLived: workload.longLivedClient ?? '',
   }));
   const [errors, setErrors] = useState<DraftErrors>({});
-  const [busy, setBusy] = useState<number | null>(null);
+  // The run is computed off this thread; a newer Send supersedes one still computing.
+  const { pending, busy } = useTimeStatus();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (busy !== null) return;
     const checked = checkDraft(draft);
     if (!checked.ok) return setErrors(checked.errors);
     setErrors({});
-    // Say so first: 100,000 connections take the model a moment, and that runs on this thread.
-    setBusy(checked.value.count);
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        store.getState().setWorkload(checked.value);
-        setBusy(null);
-      }, 0),
-    );
+    store.getState().setWorkload(checked.value);
   };
   const field = (key: keyof Draft, label: string, extra: string) => (
     <div className={`field${errors[key] ? ' invalid' : ''}`}>
@@ -149,23 +142,18 @@ export function ConnectionsPanel({ clients }: { clients: readonly string[] }) {
             ))}
           </select>
         </div>
-        <button
-          type="submit"
-          className="primary"
-          data-testid="send-connections"
-          aria-disabled={busy !== null ? true : undefined}
-        >
+        <button type="submit" className="primary" data-testid="send-connections">
           Send
         </button>
       </form>
       <p className="caption" aria-live="polite" data-testid="many-busy">
-        {busy !== null ? `Simulating ${plural(busy, 'connection')}…` : ''}
+        {busy ? `Simulating ${plural(workload.count, 'connection')}…` : ''}
       </p>
       <p
         className="caption"
         data-testid="many-summary"
         data-total={stats.total}
-        aria-busy={busy !== null}
+        aria-busy={pending}
       >
         {plural(stats.total, 'connection')} from {w.client ?? 'the Internet client'} between t ={' '}
         {seconds(w.startMs)} and t = {seconds(w.startMs + w.periodMs)} (seed{' '}

@@ -2,27 +2,31 @@
  * The "Time & failures" workspace (lazy chunk): the topology as of the simulated time with the
  * control plane above it and the virtual clock under it, `kubectl get svc` and the controller
  * choice beside it, then the health lanes, the scheduled changes, what happens, and many
- * connections. The timeline is derived from the store (scenario + time inputs) by the model.
+ * connections. The timeline is derived from the store (scenario + time inputs) by the model,
+ * in the time view's Web Worker (`useTimeAnswer`): the last timeline stays on screen while a
+ * newer one is computed, and the stage says "Computing…" when that takes over 300 ms.
  */
 import { useMemo } from 'react';
 import { benchmarkSampling, benchmarkSimulate } from '../../model/time';
-import type { ControllerKind } from '../../model/time/types';
+import type { ControllerKind, HealthCheckSettings } from '../../model/time/types';
 import { useAppStore, useAppStoreApi } from '../../store';
 import type { Store } from '../../store';
-import { derive } from '../../store/derive';
+import type { TimeAnswer } from '../../store/timeAnswer';
 import { formatTimeEvents } from '../../tutorial/timeLink';
 import { Panel } from '../Panel';
 import { ErrorBoundary } from '../ErrorBoundary';
 import { RadioGroup } from '../controls/RadioGroup';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { ControlPlaneStrip } from './ControlPlaneStrip';
-import { TimelineContext, useDerived, useSimMs, useTimeline } from './context';
 import {
-  deriveTimeline,
-  entryTimes,
-  epochAt,
-  healthCheckDefaults,
-} from '../../store/timelineDerive';
+  TimelineContext,
+  TimeStatusContext,
+  useDerived,
+  useSimMs,
+  useTimeline,
+  useTimeStatus,
+} from './context';
+import { entryTimes, epochAt } from '../../store/timelineDerive';
 import { EventLog } from './EventLog';
 import { HealthLanes } from './HealthLanes';
 import { HealthSettings } from './HealthSettings';
@@ -32,6 +36,7 @@ import { provisioningStages, stageAt } from './provisioning';
 import { ScheduleForm } from './ScheduleForm';
 import { TimeControls } from './TimeControls';
 import { TimeTopology } from './TimeTopology';
+import { useTimeAnswer } from './useTimeAnswer';
 import { useTimeClock } from './useTimeClock';
 import { useTimeKeys } from './useTimeKeys';
 import './timeline.css';
@@ -63,23 +68,65 @@ const CONTROLLERS: { value: ControllerKind; label: string }[] = [
 ];
 
 /**
- * The workspace: derives the timeline (memoised), runs the virtual clock and the time view's
- * keys while mounted, and exposes for tests `data-sim-time` / `data-horizon` / `data-state`, and
- * the inputs: `data-controller`, `data-policy`, `data-nodes`, `data-events` (the compact events
- * form), `data-connections`, `data-revision` and, once simulated, the health-check settings in
- * effect (`data-hc-interval`, `data-hc-timeout`, `data-hc-healthy`, `data-hc-unhealthy`).
- * The panels start again from the store when `revision` changes (a tutorial time link).
+ * The workspace: asks the model for the timeline of the inputs on screen (`useTimeAnswer`) and
+ * shows the last one that landed; before the first, a "Computing the timeline…" status
+ * (`data-state="computing"`).
  */
 export default function TimeWorkspace() {
+  const objects = useAppStore(selectObjects);
+  const scene = useAppStore(selectScene);
+  const time = useAppStore(selectTime);
+  const { controller, healthCheck, events, workload } = time;
+  const { answer, pending, busy } = useTimeAnswer(objects, scene, {
+    controller,
+    healthCheck,
+    events,
+    workload,
+  });
+  if (!answer)
+    return (
+      <main
+        className="layout time-layout"
+        data-testid="time-view"
+        data-state="computing"
+        data-timeline-pending="true"
+        aria-busy="true"
+        aria-label="Time and failures"
+      >
+        <p className="time-loading" role="status">
+          Computing the timeline…
+        </p>
+      </main>
+    );
+  return <Loaded answer={answer} pending={pending} busy={busy} />;
+}
+
+/**
+ * The time view with an answer on screen: runs the virtual clock and the time view's keys
+ * while mounted, and exposes for tests `data-sim-time` / `data-horizon` / `data-state`
+ * (`ready` or `error` for the inputs on screen, `computing` while a newer answer is computed:
+ * the last one stays on screen), `data-timeline-pending`, and the inputs: `data-controller`,
+ * `data-policy`, `data-nodes`, `data-events` (the compact events form), `data-connections`,
+ * `data-revision` and, once simulated, the health-check settings in effect
+ * (`data-hc-interval`, `data-hc-timeout`, `data-hc-healthy`, `data-hc-unhealthy`).
+ * The panels start again from the store when `revision` changes (a tutorial time link).
+ */
+function Loaded({
+  answer,
+  pending,
+  busy,
+}: {
+  answer: TimeAnswer;
+  pending: boolean;
+  busy: boolean;
+}) {
   const store = useAppStoreApi();
   const objects = useAppStore(selectObjects);
   const scene = useAppStore(selectScene);
   const time = useAppStore(selectTime);
-  const { controller, healthCheck, events, workload, revision } = time;
-  const derived = useMemo(
-    () => deriveTimeline(objects, scene, { controller, healthCheck, events, workload }),
-    [objects, scene, controller, healthCheck, events, workload],
-  );
+  const { controller, events, workload, revision } = time;
+  const { derived, defaults, clients } = answer;
+  const status = useMemo(() => ({ pending, busy }), [pending, busy]);
   const horizon = derived.ok ? derived.timeline.settings.horizonMs : 0;
   const times = useMemo(() => (derived.ok ? entryTimes(derived.timeline) : []), [derived]);
   useTimeClock(store, horizon);
@@ -97,35 +144,51 @@ export default function TimeWorkspace() {
 
   return (
     <TimelineContext.Provider value={derived}>
-      <main
-        className="layout time-layout"
-        data-testid="time-view"
-        data-sim-time={simMs}
-        data-horizon={horizon}
-        data-state={derived.ok ? 'ready' : 'error'}
-        data-controller={controller}
-        data-policy={scene.externalTrafficPolicy}
-        data-nodes={nodes}
-        data-events={formatTimeEvents(events)}
-        data-connections={workload.count}
-        data-revision={revision}
-        {...(hc
-          ? {
-              'data-hc-interval': hc.intervalSeconds,
-              'data-hc-timeout': hc.timeoutSeconds,
-              'data-hc-healthy': hc.healthyThreshold,
-              'data-hc-unhealthy': hc.unhealthyThreshold,
-            }
-          : {})}
-        aria-label="Time and failures"
-      >
-        {derived.ok ? (
-          <Workspace key={revision} times={times} />
-        ) : (
-          <ErrorWorkspace key={revision} error={derived.error} />
-        )}
-      </main>
+      <TimeStatusContext.Provider value={status}>
+        <main
+          className="layout time-layout"
+          data-testid="time-view"
+          data-sim-time={simMs}
+          data-horizon={horizon}
+          data-state={pending ? 'computing' : derived.ok ? 'ready' : 'error'}
+          data-timeline-pending={pending}
+          data-controller={controller}
+          data-policy={scene.externalTrafficPolicy}
+          data-nodes={nodes}
+          data-events={formatTimeEvents(events)}
+          data-connections={workload.count}
+          data-revision={revision}
+          {...(hc
+            ? {
+                'data-hc-interval': hc.intervalSeconds,
+                'data-hc-timeout': hc.timeoutSeconds,
+                'data-hc-healthy': hc.healthyThreshold,
+                'data-hc-unhealthy': hc.unhealthyThreshold,
+              }
+            : {})}
+          aria-label="Time and failures"
+        >
+          {derived.ok ? (
+            <Workspace key={revision} times={times} defaults={defaults} clients={clients} />
+          ) : (
+            <ErrorWorkspace key={revision} error={derived.error} defaults={defaults} />
+          )}
+        </main>
+      </TimeStatusContext.Provider>
     </TimelineContext.Provider>
+  );
+}
+
+/**
+ * "Computing…" over the stage while a newer timeline is computed for over 300 ms (the last one
+ * stays under it). Always in the DOM: a live region must exist before it speaks.
+ */
+function TimeBusy() {
+  const { busy } = useTimeStatus();
+  return (
+    <p className="stage-busy" role="status" data-testid="time-busy" data-busy={busy}>
+      {busy ? 'Computing…' : ''}
+    </p>
   );
 }
 
@@ -147,21 +210,24 @@ function Notices() {
  * it — the controller, the scheduled changes (each removable) and the health-check settings —
  * so the view is never a dead end.
  */
-function ErrorWorkspace({ error }: { error: string }) {
+function ErrorWorkspace({
+  error,
+  defaults,
+}: {
+  error: string;
+  defaults: HealthCheckSettings | null;
+}) {
   const store = useAppStoreApi();
-  const derived = useDerived();
   const controller = useAppStore(selectController);
-  const { objects, scene } = derived.input;
-  const defaults = useMemo(() => {
-    try {
-      return healthCheckDefaults(objects, scene);
-    } catch (_) {
-      return null;
-    }
-  }, [objects, scene]);
+  const { busy } = useTimeStatus();
   return (
     <>
-      <section className="stage area-stage time-error" aria-label="Topology over time">
+      <section
+        className="stage area-stage time-error"
+        aria-label="Topology over time"
+        aria-busy={busy}
+      >
+        <TimeBusy />
         <p className="model-error" role="alert" data-testid="time-error">
           The model could not simulate this scenario over time: {error}. Change the inputs beside
           and below (remove an event, mend a setting) or pick another controller.
@@ -195,24 +261,25 @@ function ErrorWorkspace({ error }: { error: string }) {
   );
 }
 
-function Workspace({ times }: { times: readonly number[] }) {
+function Workspace({
+  times,
+  defaults,
+  clients,
+}: {
+  times: readonly number[];
+  defaults: HealthCheckSettings | null;
+  clients: readonly string[];
+}) {
   const store = useAppStoreApi();
   const timeline = useTimeline();
   const controller = useAppStore(selectController);
+  const { busy } = useTimeStatus();
   const horizon = timeline.settings.horizonMs;
   const stages = useMemo(() => provisioningStages(timeline), [timeline]);
-  const objects = timeline.base.objects;
-  const defaults = useMemo(
-    () => healthCheckDefaults(objects, timeline.base.scene),
-    [objects, timeline.base.scene],
-  );
-  const clients = useMemo(() => {
-    const d = derive(objects, timeline.base.scene);
-    return d.ok ? d.result.cluster.clients.map((c) => c.name) : [];
-  }, [objects, timeline.base.scene]);
   return (
     <>
-      <section className="stage area-stage" aria-label="Topology over time">
+      <section className="stage area-stage" aria-label="Topology over time" aria-busy={busy}>
+        <TimeBusy />
         <div className="stage-controls">
           <ErrorBoundary name="the clock">
             <TimeControls horizonMs={horizon} times={times} />
@@ -242,10 +309,12 @@ function Workspace({ times }: { times: readonly number[] }) {
       </div>
       <Panel title="Health checks" testId="time-health" className="time-area-lanes">
         <HealthLanes />
-        <details className="hc-details">
-          <summary>Health-check settings</summary>
-          <HealthSettings defaults={defaults} />
-        </details>
+        {defaults && (
+          <details className="hc-details">
+            <summary>Health-check settings</summary>
+            <HealthSettings defaults={defaults} />
+          </details>
+        )}
       </Panel>
       <Panel title="What happens" testId="time-log" className="time-area-log">
         <EventLog />

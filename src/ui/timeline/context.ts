@@ -8,6 +8,21 @@ import { useAppStore } from '../../store';
 import type { Store } from '../../store';
 import type { DerivedTimeline } from '../../store/timelineDerive';
 
+/**
+ * Whether the timeline on screen is for the inputs on screen: `pending` while a newer one is
+ * computed (the last stays on screen), `busy` once that has taken over 300 ms ("Computing…").
+ */
+export interface TimeStatus {
+  pending: boolean;
+  busy: boolean;
+}
+
+/** The time view's {@link TimeStatus}, provided by its workspace. */
+export const TimeStatusContext = createContext<TimeStatus>({ pending: false, busy: false });
+
+/** The time view's {@link TimeStatus}. */
+export const useTimeStatus = (): TimeStatus => useContext(TimeStatusContext);
+
 /** The derived timeline of the time view, provided by its workspace. */
 export const TimelineContext = createContext<DerivedTimeline | null>(null);
 

@@ -1,0 +1,213 @@
+/**
+ * The main thread's side of the time view's worker (`timeline.worker.ts`): channels, one per
+ * time view on screen, each asking for the {@link TimeAnswer} of its latest inputs.
+ *
+ * Superseding, as for the model worker (`client.ts`): a channel keeps at most one request in
+ * flight. A request made meanwhile waits, replacing any request already waiting (that one is
+ * never sent: its work is skipped), and the in-flight one's answer is dropped when it arrives
+ * (it never lands). So a burst of changes costs the worker at most the run it was on, plus the
+ * last.
+ *
+ * Decoding stays in short tasks: objects go in parts ({@link createOutbox}), the answer comes
+ * in parts (`timelineHandler.ts`), each part its own message, joined on arrival.
+ */
+import type { ScenarioObject } from '../model/k8s/objects';
+import type { SceneOptions } from '../model/scenario/scene';
+import { flatPaths } from '../model/time/pathSet';
+import type { Epoch } from '../model/time/types';
+import type { TimeAnswer, TimeInputs } from '../store/timeAnswer';
+import { createOutbox } from './client';
+import { joinArrays } from './parts';
+import type { ArrayPart } from './parts';
+import type { FromTimelineWorker, ToTimelineWorker } from './timelineProtocol';
+
+/** How messages reach the worker and come back (a Worker, or a stand-in in tests). */
+export interface TimelineTransport {
+  post(m: ToTimelineWorker): void;
+  listen(fn: (m: FromTimelineWorker) => void): void;
+}
+
+/** One time view's line to the worker. */
+export interface TimelineChannel {
+  /**
+   * Asks for the answer for these inputs; `reply` gets it unless a newer request on this
+   * channel (or {@link close}) came first.
+   */
+  request(
+    objects: ScenarioObject[],
+    scene: SceneOptions,
+    time: TimeInputs,
+    reply: (a: TimeAnswer) => void,
+  ): void;
+  /**
+   * Drops what is waiting and any answer still to come (the view went away); a later
+   * {@link request} opens the channel again (React's StrictMode runs effects twice).
+   */
+  close(): void;
+}
+
+/** Hands out channels to one worker. */
+export interface TimelineClient {
+  channel(): TimelineChannel;
+}
+
+interface Job {
+  objects: ScenarioObject[];
+  scene: SceneOptions;
+  time: TimeInputs;
+  reply: (a: TimeAnswer) => void;
+}
+
+interface Slot {
+  inflight: number | null;
+  waiting: Job | null;
+  closed: boolean;
+}
+
+/**
+ * `Epoch.paths` again: the model's lazy, non-enumerable getter (its `byEntry` flattened) does
+ * not cross postMessage. The view does not read it; a Timeline should still have it.
+ */
+function withPaths(epochs: Epoch[]): void {
+  for (const e of epochs)
+    if (!('paths' in e))
+      Object.defineProperty(e, 'paths', {
+        get(this: Epoch) {
+          return flatPaths(this.byEntry);
+        },
+        enumerable: false,
+        configurable: true,
+      });
+}
+
+/**
+ * The answer as it arrived (`light`, its arrays emptied) with its parts put back, and the
+ * request's own objects as `derived.input.objects` (mutates and returns `light`).
+ */
+export function joinAnswer(
+  light: TimeAnswer,
+  parts: readonly ArrayPart[],
+  objects: readonly ScenarioObject[],
+): TimeAnswer {
+  const answer = joinArrays(light, parts);
+  answer.derived.input = { ...answer.derived.input, objects };
+  if (answer.derived.ok) withPaths(answer.derived.timeline.epochs);
+  return answer;
+}
+
+/**
+ * A client over `transport`. `later` runs work in a later task (the next part of an object
+ * set; an answer's landing, after the task that joined it); tests may pass their own.
+ */
+export function createTimelineClient(
+  transport: TimelineTransport,
+  later: (fn: () => void) => void = (fn) => setTimeout(fn, 0),
+): TimelineClient {
+  const outbox = createOutbox<ToTimelineWorker>((m) => transport.post(m), later);
+  const partsFor = new Map<number, ArrayPart[]>();
+  const ids = new WeakMap<ScenarioObject[], number>();
+  const sent = new Set<number>();
+  const jobs = new Map<number, { slot: Slot; job: Job }>();
+  let nextId = 1;
+  let nextReq = 1;
+  const forget =
+    typeof FinalizationRegistry === 'function'
+      ? new FinalizationRegistry<number>((id) => {
+          sent.delete(id);
+          outbox.post({ type: 'forget', id });
+        })
+      : undefined;
+
+  const idOf = (objects: ScenarioObject[]): number => {
+    let id = ids.get(objects);
+    if (id === undefined) {
+      id = nextId++;
+      ids.set(objects, id);
+      forget?.register(objects, id);
+    }
+    return id;
+  };
+
+  const start = (slot: Slot, job: Job) => {
+    const id = idOf(job.objects);
+    if (!sent.has(id)) {
+      outbox.sendObjects(id, job.objects);
+      sent.add(id);
+    }
+    const req = nextReq++;
+    jobs.set(req, { slot, job });
+    slot.inflight = req;
+    outbox.post({ type: 'timeline', req, objects: id, scene: job.scene, time: job.time });
+  };
+
+  transport.listen((m) => {
+    if (m.type === 'part') {
+      const parts = partsFor.get(m.req) ?? [];
+      parts.push(m.part);
+      partsFor.set(m.req, parts);
+      return;
+    }
+    const parts = partsFor.get(m.req) ?? [];
+    partsFor.delete(m.req);
+    const entry = jobs.get(m.req);
+    if (!entry) return;
+    jobs.delete(m.req);
+    const { slot, job } = entry;
+    slot.inflight = null;
+    if (m.type === 'missing') {
+      sent.delete(m.objects);
+      // A newer request waiting goes first; else ask again, objects included.
+      const again = slot.waiting ?? job;
+      slot.waiting = null;
+      if (!slot.closed) start(slot, again);
+      return;
+    }
+    if (slot.waiting) {
+      const next = slot.waiting;
+      slot.waiting = null;
+      start(slot, next); // this answer is stale: dropped
+      return;
+    }
+    if (slot.closed) return;
+    const answer = joinAnswer(m.answer, parts, job.objects);
+    later(() => {
+      if (!slot.closed && slot.inflight === null && !slot.waiting) job.reply(answer);
+    });
+  });
+
+  return {
+    channel(): TimelineChannel {
+      const slot: Slot = { inflight: null, waiting: null, closed: false };
+      return {
+        request(objects, scene, time, reply) {
+          slot.closed = false;
+          const job = { objects, scene, time, reply };
+          if (slot.inflight !== null) slot.waiting = job;
+          else start(slot, job);
+        },
+        close() {
+          slot.closed = true;
+          slot.waiting = null;
+        },
+      };
+    },
+  };
+}
+
+let shared: TimelineClient | undefined;
+
+/**
+ * The page's time-view client, its worker started on first call (the time view opening);
+ * undefined where `Worker` is missing (Node: the caller computes in this thread).
+ */
+export function timelineWorkerClient(): TimelineClient | undefined {
+  if (shared) return shared;
+  if (typeof Worker !== 'function') return undefined;
+  const worker = new Worker(new URL('./timeline.worker.ts', import.meta.url), { type: 'module' });
+  shared = createTimelineClient({
+    post: (m) => worker.postMessage(m),
+    listen: (fn) =>
+      worker.addEventListener('message', (e: MessageEvent<FromTimelineWorker>) => fn(e.data)),
+  });
+  return shared;
+}

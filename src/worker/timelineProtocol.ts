@@ -1,0 +1,40 @@
+/**
+ * The messages between the time view (`timelineClient.ts`) and its own Web Worker
+ * (`timeline.worker.ts`, which answers with `timelineHandler.ts`). A worker of its own rather
+ * than more messages for the model worker: it starts only when the time view first opens (its
+ * chunk is lazy, and so is this worker's script, with `simulate` in it), the model worker's
+ * protocol stays as it is, and a 100,000-connection run (seconds at 100 nodes) never queues a
+ * toggle's trace behind it.
+ *
+ * As with the model worker: objects are sent once per array reference, in parts of
+ * {@link OBJECTS_PER_PART}, and named by id; a reply's large arrays (the connection records,
+ * the epochs with their cluster states, the base objects) come first in `part` messages, each
+ * one main-thread task to decode, then the answer without them.
+ */
+import type { SceneOptions } from '../model/scenario/scene';
+import type { TimeAnswer, TimeInputs } from '../store/timeAnswer';
+import type { ArrayPart } from './parts';
+import type { ToWorker } from './protocol';
+
+export { OBJECTS_PER_PART } from './protocol';
+
+/** Epochs per part: at 100 nodes / 1,000 Pods an epoch's state is ~0.2 MB, a part ~1 MB. */
+export const EPOCHS_PER_PART = 4;
+
+export type ToTimelineWorker =
+  /** An object set, or a part of one (as for the model worker). */
+  | Extract<ToWorker, { type: 'objects' }>
+  | Extract<ToWorker, { type: 'forget' }>
+  /** The time view's answer for these objects (by id), scene and inputs. */
+  | { type: 'timeline'; req: number; objects: number; scene: SceneOptions; time: TimeInputs };
+
+export type FromTimelineWorker =
+  /** A part of a large array of the answer to `req`, sent before it. */
+  | { type: 'part'; req: number; part: ArrayPart }
+  /**
+   * The answer, its large arrays taken out (empty, filled by the parts before it) and its
+   * `derived.input.objects` empty too: they are the request's, which the client holds.
+   */
+  | { type: 'timeline'; req: number; answer: TimeAnswer }
+  /** The worker does not hold these objects: send them and ask again. */
+  | { type: 'missing'; req: number; objects: number };
