@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { compileHints } from './scripts/compileHints';
 
 // https://vite.dev/config/ — the vitest section lives here too (https://vitest.dev/config/).
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), compileHints()],
   build: {
     target: 'es2022',
     // No manual chunking: heavy, rarely-used libraries (mermaid) must only ever be reached

@@ -6,6 +6,10 @@ import { App } from './ui/App';
 import { boot, browserStorage } from './store/share';
 import { setDefaultEngine } from './store/engine';
 import { createWorkerEngine } from './worker/client';
+import { firstAnswer } from './store/firstAnswer';
+
+/** How long the first render waits for the model's first answer, at most (ms). */
+const FIRST_ANSWER_MAX_MS = 1000;
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -24,8 +28,11 @@ if (start.badLink) {
   );
 }
 
-createRoot(container).render(
-  <StrictMode>
-    <App store={start.store} {...(start.notice ? { notice: start.notice } : {})} />
-  </StrictMode>,
+// The page is drawn once, with the model's first answer (store/firstAnswer.ts).
+void firstAnswer(start.store, FIRST_ANSWER_MAX_MS).then(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <App store={start.store} {...(start.notice ? { notice: start.notice } : {})} />
+    </StrictMode>,
+  ),
 );

@@ -13,7 +13,7 @@ import { WalkthroughPanel } from './WalkthroughPanel';
 import './panels.css';
 
 // The rules listing (its explanations, the diff library) is its own chunk, loaded after the
-// first paint.
+// first paint (or at once when its tab is opened first).
 const RulesPanel = lazy(() => import('./RulesPanel').then((m) => ({ default: m.RulesPanel })));
 
 /** The side column's tabs; each id is also its panel's `data-testid` (e2e). */
@@ -124,9 +124,13 @@ export function DetailsTabs({ tab, onTab }: { tab: DetailTab; onTab: (tab: Detai
         <div className="tab-toolbar">
           <NodePicker />
         </div>
-        <Suspense fallback={<p className="empty">Loading the rules…</p>}>
-          <RulesPanel />
-        </Suspense>
+        {/* Mounted after the first paint too: resolving its lazy chunk in the first render
+            suspended that render and fetched the chunk while the page was being drawn. */}
+        {(late || tab === 'rules') && (
+          <Suspense fallback={<p className="empty">Loading the rules…</p>}>
+            <RulesPanel />
+          </Suspense>
+        )}
       </TabPanel>
     </section>
   );
