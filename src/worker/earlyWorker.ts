@@ -1,14 +1,27 @@
 /**
- * The model worker, started while the page's script is still being evaluated: `src/main.tsx`
- * imports this module first, so the worker's script downloads, compiles and is ready for the
- * first scene while the rest of the app's modules evaluate and React renders (at 4× CPU
- * throttle that is most of a second the first answer no longer waits for).
+ * The model worker, started as early as the page can: in a production build by an inline
+ * script in index.html, before the app's JavaScript has even downloaded
+ * (scripts/earlyWorkerTag.ts); else here, while the page's script is still being evaluated
+ * (`src/main.tsx` imports this module first). Either way the worker's script downloads,
+ * compiles and is ready for the first scene while the app's modules load and evaluate.
  *
  * One worker serves the page (`client.ts` takes it). Where `Worker` is missing (Node, old
  * browsers) there is none and `client.ts` answers in this thread.
  */
 
-let early: Worker | undefined = start();
+let early: Worker | undefined = fromHtml() ?? start();
+
+/**
+ * The worker the built index.html started before any of the app's JavaScript loaded
+ * (scripts/earlyWorkerTag.ts), taken once; undefined in the dev server and in Node.
+ */
+function fromHtml(): Worker | undefined {
+  if (typeof window === 'undefined') return undefined;
+  const w = window as { __lbModelWorker?: Worker };
+  const worker = w.__lbModelWorker;
+  delete w.__lbModelWorker;
+  return worker;
+}
 
 function start(): Worker | undefined {
   if (typeof Worker !== 'function') return undefined;
