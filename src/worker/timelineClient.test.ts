@@ -35,8 +35,11 @@ function fakeWorker() {
     },
   };
   const client = createTimelineClient(transport, (fn) => tasks.push(fn));
-  const flush = () => {
-    while (tasks.length > 0) tasks.shift()!();
+  /** Runs the client's tasks until none is left; how many ran. */
+  const flush = (): number => {
+    let n = 0;
+    for (; tasks.length > 0; n++) tasks.shift()!();
+    return n;
   };
   return {
     client,
@@ -76,14 +79,14 @@ const time = (patch: Partial<TimeInputs> = {}): TimeInputs => ({
 describe('the time view’s worker answers what timeAnswer answers', () => {
   const cases: [string, ScenarioObject[], TimeInputs][] = [
     [
-      'canonical, 2,500 connections, node-1 fails at 50 s and comes back at 120 s',
+      'canonical, 25,000 connections, node-1 fails at 50 s and comes back at 120 s',
       canonicalObjects(),
       time({
         events: [
           { at: 50_000, kind: 'fail-node', node: 'node-1' },
           { at: 120_000, kind: 'restore-node', node: 'node-1' },
         ],
-        workload: { ...INITIAL_TIME.workload, count: 2_500, longLivedClient: 'node' },
+        workload: { ...INITIAL_TIME.workload, count: 25_000, longLivedClient: 'node' },
       }),
     ],
     [
@@ -110,7 +113,8 @@ describe('the time view’s worker answers what timeAnswer answers', () => {
       const w = fakeWorker();
       let got: TimeAnswer | undefined;
       w.client.channel().request(objects, DEFAULT_SCENE, inputs, (a) => (got = a));
-      const out = w.serve();
+      const out = w.serve(false);
+      const tasks = w.flush();
       expect(got).toBeDefined();
       expect(got).toEqual(want);
       // The request's own objects, not a copy that crossed twice.
@@ -124,18 +128,45 @@ describe('the time view’s worker answers what timeAnswer answers', () => {
         want.derived.timeline.epochs[e]!.paths,
       );
       expect(Object.keys(got!.derived.timeline.epochs[e]!)).not.toContain('paths');
-      // In parts: the epochs a few at a time, connections by the thousand, the answer last.
+      // In parts: the epochs a few at a time; the connections packed by column with the answer.
       const parts = out.filter((m) => m.type === 'part');
       const epochParts = parts.filter((m) => m.part.path.join('.') === 'derived.timeline.epochs');
       expect(epochParts).toHaveLength(
         Math.ceil(want.derived.timeline.epochs.length / EPOCHS_PER_PART),
       );
-      const conn = parts.filter((m) => m.part.path.join('.') === 'derived.timeline.connections');
-      expect(conn).toHaveLength(Math.ceil(want.derived.timeline.connections.length / 1_000));
       for (const m of parts) expect(m.part.items.length).toBeLessThanOrEqual(1_000);
       const last = out[out.length - 1]!;
-      expect(last.type === 'timeline' && last.answer.derived.input.objects).toEqual([]);
+      if (last.type !== 'timeline') throw new Error('the answer comes last');
+      expect(last.answer.derived.input.objects).toEqual([]);
+      expect(last.answer.derived.ok && last.answer.derived.timeline.connections).toEqual([]);
+      expect(last.connections?.length).toBe(want.derived.timeline.connections.length);
+      // Repeated epoch states go once and are shared again on arrival.
+      expect(last.shared?.length).toBeGreaterThan(0);
+      for (const [i, key, from] of last.shared ?? [])
+        expect(got!.derived.timeline.epochs[i]!.state[key]).toBe(
+          got!.derived.timeline.epochs[from]!.state[key],
+        );
+      // Made into objects 10,000 a task, the answer landing with the last slice.
+      expect(tasks).toBe(Math.ceil(want.derived.timeline.connections.length / 10_000));
     });
+});
+
+it('cutting an answer into messages leaves the handler’s (memoised) answer as it was', () => {
+  const h = new TimelineHandler();
+  const objects = generatedCluster({ nodes: 6, pods: 30 });
+  h.handle({ type: 'objects', id: 1, objects });
+  const inputs = time({ events: [{ at: 45_000, kind: 'fail-node', node: 'node-2' }] });
+  const reply = h.handle({
+    type: 'timeline',
+    req: 1,
+    objects: 1,
+    scene: DEFAULT_SCENE,
+    time: inputs,
+  });
+  const before = structuredClone(reply);
+  const out = timelineOutgoing(reply!, 10, 2);
+  expect(out.length).toBeGreaterThan(3);
+  expect(reply).toEqual(before);
 });
 
 describe('a newer request supersedes an older one', () => {

@@ -19,7 +19,10 @@ import type { TimeAnswer, TimeInputs } from '../store/timeAnswer';
 import { createOutbox } from './client';
 import { joinArrays } from './parts';
 import type { ArrayPart } from './parts';
-import type { FromTimelineWorker, ToTimelineWorker } from './timelineProtocol';
+import { recordUnpacker } from './records';
+import type { PackedRecords } from './records';
+import { RECORDS_PER_TASK } from './timelineProtocol';
+import type { FromTimelineWorker, SharedState, ToTimelineWorker } from './timelineProtocol';
 
 /** How messages reach the worker and come back (a Worker, or a stand-in in tests). */
 export interface TimelineTransport {
@@ -82,17 +85,34 @@ function withPaths(epochs: Epoch[]): void {
 
 /**
  * The answer as it arrived (`light`, its arrays emptied) with its parts put back, and the
- * request's own objects as `derived.input.objects` (mutates and returns `light`).
+ * request's own objects as `derived.input.objects`, each shared epoch state array in its
+ * place (one array for the epochs that share it, read-only like the rest), (mutates and
+ * returns `light`); packed
+ * connection records are made into objects a slice at a time ({@link RECORDS_PER_TASK}):
+ * `more()` does the next slice and says whether any are left.
  */
 export function joinAnswer(
   light: TimeAnswer,
   parts: readonly ArrayPart[],
   objects: readonly ScenarioObject[],
-): TimeAnswer {
+  connections?: PackedRecords,
+  shared: readonly SharedState[] = [],
+): { answer: TimeAnswer; more: () => boolean } {
   const answer = joinArrays(light, parts);
   answer.derived.input = { ...answer.derived.input, objects };
-  if (answer.derived.ok) withPaths(answer.derived.timeline.epochs);
-  return answer;
+  if (!answer.derived.ok) return { answer, more: () => false };
+  const { epochs } = answer.derived.timeline;
+  for (const [i, key, from] of shared) {
+    const to = epochs[i];
+    const src = epochs[from];
+    if (!to || !src) throw new Error(`no epoch ${i} or ${from} to share a state between`);
+    Object.assign(to.state, { [key]: src.state[key] });
+  }
+  withPaths(epochs);
+  if (!connections) return { answer, more: () => false };
+  const out = answer.derived.timeline.connections as unknown as Record<string, unknown>[];
+  const next = recordUnpacker(connections, out);
+  return { answer, more: () => next(RECORDS_PER_TASK) };
 }
 
 /**
@@ -169,10 +189,15 @@ export function createTimelineClient(
       return;
     }
     if (slot.closed) return;
-    const answer = joinAnswer(m.answer, parts, job.objects);
-    later(() => {
-      if (!slot.closed && slot.inflight === null && !slot.waiting) job.reply(answer);
-    });
+    const { answer, more } = joinAnswer(m.answer, parts, job.objects, m.connections, m.shared);
+    // Each slice of records in its own task; a newer request (or close) drops the rest.
+    const stale = () => slot.closed || slot.inflight !== null || slot.waiting !== null;
+    const step = () => {
+      if (stale()) return;
+      if (more()) return later(step);
+      job.reply(answer);
+    };
+    later(step);
   });
 
   return {

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { memo, useId, useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { scaleBand } from 'd3-scale';
 import type { ConnectionStats, ShareRow } from '../../model/time/types';
@@ -211,7 +211,9 @@ const CL = 250;
 const ROW = 26;
 
 /** Bars of the observed share per node and per Pod, with a tick at the expected share. */
-function ShareChart({ stats }: { stats: ConnectionStats }) {
+// Memoised: at 1,000 Pods the chart and the tables are most of the panel's render, and their
+// inputs change only with the timeline (not with typing in the form, nor "Computing…").
+const ShareChart = memo(function ShareChart({ stats }: { stats: ConnectionStats }) {
   const rows = useMemo(
     () => [
       ...stats.perNode.map((r) => ({ key: `node:${r.id}`, label: r.id, row: r })),
@@ -284,7 +286,7 @@ function ShareChart({ stats }: { stats: ConnectionStats }) {
       })}
     </svg>
   );
-}
+});
 
 interface TableProps {
   title: string;
@@ -297,7 +299,7 @@ interface TableProps {
  * The numbers behind the chart. Connections that reached no node (or no Pod) get a row of their
  * own, so the counts always sum to the total sent.
  */
-function ShareTable({ title, rows, kind, total }: TableProps) {
+const ShareTable = memo(function ShareTable({ title, rows, kind, total }: TableProps) {
   const counted = rows.reduce((a, r) => a + r.count, 0);
   const rest = total - counted;
   const sum = counted + rest;
@@ -357,4 +359,4 @@ function ShareTable({ title, rows, kind, total }: TableProps) {
       </tfoot>
     </table>
   );
-}
+});

@@ -6,7 +6,8 @@
  * in the time view's Web Worker (`useTimeAnswer`): the last timeline stays on screen while a
  * newer one is computed, and the stage says "Computing…" when that takes over 300 ms.
  */
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
+import type { ReactNode } from 'react';
 import { benchmarkSampling, benchmarkSimulate } from '../../model/time';
 import type { ControllerKind, HealthCheckSettings } from '../../model/time/types';
 import { useAppStore, useAppStoreApi } from '../../store';
@@ -192,6 +193,20 @@ function TimeBusy() {
   );
 }
 
+/**
+ * The stage, `aria-busy` while "Computing…" shows, with {@link TimeBusy} first. Its own
+ * component, so only it re-renders when that changes (the drawing under it does not).
+ */
+function TimeStage({ className, children }: { className: string; children: ReactNode }) {
+  const { busy } = useTimeStatus();
+  return (
+    <section className={className} aria-label="Topology over time" aria-busy={busy}>
+      <TimeBusy />
+      {children}
+    </section>
+  );
+}
+
 /** Inputs of the time view that do not apply to this scenario, and what the run does instead. */
 function Notices() {
   const { notices } = useDerived();
@@ -210,7 +225,7 @@ function Notices() {
  * it — the controller, the scheduled changes (each removable) and the health-check settings —
  * so the view is never a dead end.
  */
-function ErrorWorkspace({
+const ErrorWorkspace = memo(function ErrorWorkspace({
   error,
   defaults,
 }: {
@@ -219,20 +234,14 @@ function ErrorWorkspace({
 }) {
   const store = useAppStoreApi();
   const controller = useAppStore(selectController);
-  const { busy } = useTimeStatus();
   return (
     <>
-      <section
-        className="stage area-stage time-error"
-        aria-label="Topology over time"
-        aria-busy={busy}
-      >
-        <TimeBusy />
+      <TimeStage className="stage area-stage time-error">
         <p className="model-error" role="alert" data-testid="time-error">
           The model could not simulate this scenario over time: {error}. Change the inputs beside
           and below (remove an event, mend a setting) or pick another controller.
         </p>
-      </section>
+      </TimeStage>
       <div className="time-side time-area-side">
         <Notices />
         <Panel title="Cloud controller" testId="time-status">
@@ -259,9 +268,13 @@ function ErrorWorkspace({
       )}
     </>
   );
-}
+});
 
-function Workspace({
+/**
+ * The panels over a timeline. Memoised: the clock's ticks and "Computing…" re-render the
+ * workspace's parent, not these (each panel that follows the clock subscribes to it).
+ */
+const Workspace = memo(function Workspace({
   times,
   defaults,
   clients,
@@ -273,13 +286,11 @@ function Workspace({
   const store = useAppStoreApi();
   const timeline = useTimeline();
   const controller = useAppStore(selectController);
-  const { busy } = useTimeStatus();
   const horizon = timeline.settings.horizonMs;
   const stages = useMemo(() => provisioningStages(timeline), [timeline]);
   return (
     <>
-      <section className="stage area-stage" aria-label="Topology over time" aria-busy={busy}>
-        <TimeBusy />
+      <TimeStage className="stage area-stage">
         <div className="stage-controls">
           <ErrorBoundary name="the clock">
             <TimeControls horizonMs={horizon} times={times} />
@@ -290,7 +301,7 @@ function Workspace({
             <StageDrawing stages={stages} controller={controller} />
           </ErrorBoundary>
         </div>
-      </section>
+      </TimeStage>
       <div className="time-side time-area-side">
         <Notices />
         <Panel title="Cloud controller" testId="time-status">
@@ -324,7 +335,7 @@ function Workspace({
       </Panel>
     </>
   );
-}
+});
 
 function StageDrawing({
   stages,
