@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { AppPage } from './pages/app';
+import { loadGenerated } from './pages/cluster';
 
 /**
  * Share by link: "Copy link" puts the view on screen (toggles, step, walkthrough step, node) in
@@ -204,6 +205,23 @@ test('a reload keeps the last view (saved in the browser)', async ({ page }) => 
   await app.goto('/');
   expect(await viewOf(app)).toEqual(before);
   await expect(app.shareNotice).toHaveCount(0);
+});
+
+test('a cluster too large to keep says so before a reload, and Copy link says why there is none', async ({
+  page,
+}) => {
+  // 20 nodes and 5,000 Pods: over the 5,000 objects a saved view or a link may hold.
+  const app = await new AppPage(page).goto();
+  await loadGenerated(page, { nodes: 20, pods: 5000 }, 60_000);
+  await expect(app.shareNotice).toContainText(
+    'This cluster is too large to keep in this browser (over 5,000 objects): a reload opens the default scenario.',
+    { timeout: 15_000 },
+  );
+  expect(await page.evaluate(() => localStorage.getItem('lbpath.v1.state'))).toBeNull();
+  await page.getByRole('button', { name: 'Copy link to this view' }).click();
+  const status = page.getByTestId('share-status');
+  await expect(status).toHaveText('No link: the view has more than 5,000 objects');
+  await expect(status).toHaveAttribute('data-kind', 'unshareable');
 });
 
 test('a saved view from a newer version is ignored with a notice', async ({ page }) => {

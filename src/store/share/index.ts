@@ -2,7 +2,15 @@
  * Share by link and the saved last view: `link.ts` (the `#s=` codec, pure), `persist.ts`
  * (localStorage), `view.ts` (store ⇄ view), `boot.ts` (which view the app opens on).
  */
-export { HASH_PREFIX, decodeState, encodeState, shareLink, validateSharedState } from './link';
+export {
+  HASH_PREFIX,
+  MAX_OBJECTS,
+  decodeState,
+  encodeState,
+  shareLink,
+  tooManyObjects,
+  validateSharedState,
+} from './link';
 export type { DecodeResult, SharedState, SharedTime } from './link';
 export { STORAGE_KEY, browserStorage, loadSaved, saveView } from './persist';
 export type { Restored, StorageLike } from './persist';

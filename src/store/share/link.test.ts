@@ -199,7 +199,7 @@ describe('encodeState / decodeState round trip', () => {
     expect(shareLink(big)).toEqual({ ok: false, reason: 'the view is larger than 200 KB' });
     // More objects than a link may carry: refused as a reader would refuse them.
     const many = view({ objects: Array.from({ length: 5_001 }, () => ({ kind: 'X' }) as never) });
-    expect(shareLink(many)).toEqual({ ok: false, reason: 'the view has more than 5000 objects' });
+    expect(shareLink(many)).toEqual({ ok: false, reason: 'the view has more than 5,000 objects' });
     expect(reasonOf(decodeState(encodeState(many)))).toMatch(/more than 5000 entries/);
     const deep = view({
       objects: [{ kind: 'X', a: JSON.parse('['.repeat(80) + ']'.repeat(80)) }] as never,

@@ -115,7 +115,10 @@ export function shareLink(
 ): { ok: true; hash: string } | { ok: false; reason: string } {
   // Known too large without writing out 10,000 Pods (seconds of main-thread work in all).
   if (tooManyObjects(state))
-    return { ok: false, reason: `the view has more than ${MAX_OBJECTS} objects` };
+    return {
+      ok: false,
+      reason: `the view has more than ${MAX_OBJECTS.toLocaleString('en-US')} objects`,
+    };
   const json = JSON.stringify(state);
   if (json.length > MAX_DECODED_CHARS)
     return { ok: false, reason: `the view is larger than ${MAX_DECODED_CHARS / 1000} KB` };

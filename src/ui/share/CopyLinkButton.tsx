@@ -87,7 +87,12 @@ export function CopyLinkButton() {
       >
         Copy link
       </button>
-      <span className="share-status" aria-live="polite" data-testid="share-status">
+      <span
+        className="share-status"
+        aria-live="polite"
+        data-testid="share-status"
+        data-kind={status.kind}
+      >
         {status.kind === 'copied'
           ? 'Link copied'
           : status.kind === 'manual'

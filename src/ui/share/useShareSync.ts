@@ -5,10 +5,12 @@ import {
   browserStorage,
   decodeState,
   openView,
+  MAX_OBJECTS,
   saveView,
   shareLink,
   snapshot,
   timeSnapshot,
+  tooManyObjects,
 } from '../../store/share';
 import type { SharedState, SharedTime } from '../../store/share';
 import { LEARN_PREFIX } from '../tutorial/route';
@@ -65,10 +67,21 @@ export function useShareSync(store: AppStore, onNotice: (text: string) => void):
     // The view (trace or time) of the link last written to the address bar.
     let writtenView = store.getState().time.view;
 
+    // The objects last said to be too large to keep: said once per import, not per change.
+    let warnedFor: unknown = undefined;
+
     const write = () => {
       timer = undefined;
       const view = snapshot(store.getState());
-      saveView(storage, view);
+      const saved = saveView(storage, view);
+      // A reload would open the default scenario: say so now, not after the reload.
+      const objects = store.getState().objects;
+      if (!saved && storage && tooManyObjects(view) && objects !== warnedFor) {
+        warnedFor = objects;
+        onNotice(
+          `This cluster is too large to keep in this browser (over ${MAX_OBJECTS.toLocaleString('en-US')} objects): a reload opens the default scenario. Keep its file to import it again.`,
+        );
+      }
       // A view too large for a link leaves no (stale) link in the address bar.
       const link = shareLink(view);
       const hash = link.ok ? link.hash : '';
