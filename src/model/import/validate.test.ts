@@ -383,3 +383,31 @@ describe('loadBalancerSourceRanges (V: upstream spells the path spec.LoadBalance
     ]);
   });
 });
+
+describe('one object per kind, namespace and name (kubectl create: AlreadyExists)', () => {
+  const node = (name: string) =>
+    `- apiVersion: v1\n  kind: Node\n  metadata:\n    name: ${name}\n  status:\n    addresses:\n    - type: InternalIP\n      address: 192.168.0.11\n`;
+  it('a List with the same Node twice: the second is an error at its name, with its line', () => {
+    const text = `apiVersion: v1\nkind: List\nitems:\n${node('node-1')}${node('node-1')}`;
+    const errors = validateText(text).problems.filter((p) => p.severity === 'error');
+    expect(errors).toEqual([
+      expect.objectContaining({
+        object: 'Node node-1',
+        path: 'metadata.name',
+        message: 'nodes "node-1" already exists',
+        // items[1] starts at line 12; its metadata.name is three lines on.
+        line: 15,
+      }),
+    ]);
+  });
+  it('the same name in another kind or namespace is not a duplicate', () => {
+    const text = [
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: a\nspec:\n  containers: [{ name: c, image: i }]',
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: b\nspec:\n  containers: [{ name: c, image: i }]',
+      'apiVersion: v1\nkind: Node\nmetadata:\n  name: web',
+    ].join('\n---\n');
+    expect(validateText(text).problems.filter((p) => p.message.includes('already exists'))).toEqual(
+      [],
+    );
+  });
+});

@@ -181,7 +181,37 @@ function read(text: string, lineCounter: LineCounter): Read {
   return { slots, skipped, broken };
 }
 
+/**
+ * The resource each kind is stored as, as the API server names it in an AlreadyExists error
+ * (k8s.io/apimachinery/pkg/api/errors NewAlreadyExists: `%s %q already exists`, with the
+ * group-qualified resource, e.g. `endpointslices.discovery.k8s.io`).
+ */
+const RESOURCE: Record<string, string> = {
+  Service: 'services',
+  EndpointSlice: 'endpointslices.discovery.k8s.io',
+  Node: 'nodes',
+  Pod: 'pods',
+};
+
+/**
+ * A second object with the same kind, namespace and name: `kubectl create` of such a List
+ * fails on it with AlreadyExists (a cluster holds one), and the model would count it twice.
+ */
+function duplicates(entries: Entry[]): void {
+  const seen = new Set<string>();
+  for (const e of entries) {
+    const resource = RESOURCE[e.kind];
+    const name = prop(prop(e.obj, 'metadata'), 'name');
+    if (!resource || typeof name !== 'string' || name === '') continue;
+    const key = `${e.kind}\n${NAMESPACED.has(e.kind) ? e.namespace : ''}\n${name}`;
+    if (seen.has(key))
+      e.checker.error('metadata.name', `${resource} ${JSON.stringify(name)} already exists`);
+    else seen.add(key);
+  }
+}
+
 function check(entries: Entry[]): void {
+  duplicates(entries);
   const alloc = new NodePortAllocator();
   for (const e of entries) {
     if (e.kind === 'Service') e.service = checkService(e.checker, e.obj, alloc);
