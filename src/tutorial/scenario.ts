@@ -3,10 +3,11 @@
  * `public/examples/` (listed in `index.json`), read with the project's own loader, and the
  * scene that shows a scenario as it is.
  */
-import { canonicalObjects, DEFAULT_SCENE, resolveCluster } from '../model';
+import { canonicalObjects, DEFAULT_SCENE } from '../model';
 import type { ScenarioObject, SceneOptions } from '../model';
 import { loadObjects } from '../model/import/load';
 import { fillGaps } from '../model/import/fill';
+import { sceneForObjects } from '../store/sceneForObjects';
 
 /** Objects of the example scenario `name` (a file name from `index.json` without `.yaml`). */
 export type ScenarioLoader = (name: string) => readonly ScenarioObject[];
@@ -57,29 +58,6 @@ export function loadNamedScenario(
  * @throws {ScenarioError} when the objects cannot be resolved.
  */
 export function sceneForScenario(objects: readonly ScenarioObject[]): SceneOptions {
-  const cluster = resolveCluster([...objects]);
-  const svc = cluster.services.find((s) => s.type === 'LoadBalancer') ?? cluster.services[0];
-  const key = svc ? `${svc.namespace}/${svc.name}` : '';
-  const raw = objects.find(
-    (o) =>
-      o.kind === 'Service' &&
-      `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}` === key,
-  );
-  const ingress = raw?.kind === 'Service' ? (raw.status?.loadBalancer?.ingress ?? []) : [];
-  const client =
-    cluster.clients.find((c) => c.name === 'internet') ??
-    cluster.clients.find((c) => c.location === 'Internet') ??
-    cluster.clients[0];
-  return {
-    ...DEFAULT_SCENE,
-    externalTrafficPolicy: svc?.externalTrafficPolicy ?? DEFAULT_SCENE.externalTrafficPolicy,
-    ipMode: svc?.ingress[0]?.ipMode ?? DEFAULT_SCENE.ipMode,
-    delivery:
-      cluster.loadBalancers.find((l) => l.service === key)?.delivery ?? DEFAULT_SCENE.delivery,
-    published: ingress.length > 0,
-    client: client?.name ?? DEFAULT_SCENE.client,
-    failedNodes: [],
-    dial: { kind: 'LoadBalancer' },
-    choices: {},
-  };
+  // The app's own reading of imported objects, with the default scene's seed.
+  return sceneForObjects(objects, DEFAULT_SCENE.seed);
 }

@@ -18,6 +18,7 @@ import type { AsyncEngine, EngineChannel, RulesAnswer } from '../store/engine';
 import { takeModelWorker } from './earlyWorker';
 import { unpackRules } from './pack';
 import type { outgoing as outgoingOf } from './handler';
+import { objectSetSender } from './objectSets';
 import { joinArrays } from './parts';
 import type { ArrayPart } from './parts';
 import { OBJECTS_PER_PART } from './protocol';
@@ -147,37 +148,14 @@ export function createWorkerEngine(
   const outbox = createOutbox((m) => transport.post(m), later);
   /** Parts of large arrays of replies not yet arrived, by request. */
   const partsFor = new Map<number, ArrayPart[]>();
-  const ids = new WeakMap<ScenarioObject[], number>();
-  const sent = new Set<number>();
+  const objectSets = objectSetSender(outbox.sendObjects, outbox.post);
   const jobs = new Map<number, { slot: Slot; job: Job }>();
   /** The latest delivered scene request per slot, whose later counts still apply. */
   const countsFor = new Map<number, (m: FromWorker) => void>();
-  let nextId = 1;
   let nextReq = 1;
-  const forget =
-    typeof FinalizationRegistry === 'function'
-      ? new FinalizationRegistry<number>((id) => {
-          sent.delete(id);
-          outbox.post({ type: 'forget', id });
-        })
-      : undefined;
-
-  const idOf = (objects: ScenarioObject[]): number => {
-    let id = ids.get(objects);
-    if (id === undefined) {
-      id = nextId++;
-      ids.set(objects, id);
-      forget?.register(objects, id);
-    }
-    return id;
-  };
 
   const start = (slot: Slot, job: Job) => {
-    const id = idOf(job.objects);
-    if (!sent.has(id)) {
-      outbox.sendObjects(id, job.objects);
-      sent.add(id);
-    }
+    const id = objectSets.ensure(job.objects);
     const req = nextReq++;
     jobs.set(req, { slot, job });
     slot.inflight = req;
@@ -206,7 +184,7 @@ export function createWorkerEngine(
     const { slot, job } = entry;
     slot.inflight = null;
     if (m.type === 'missing') {
-      sent.delete(m.objects);
+      objectSets.lost(m.objects);
       // A newer request waiting goes first; else ask again, objects included.
       const again = slot.waiting ?? job;
       slot.waiting = null;

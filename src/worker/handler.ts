@@ -8,9 +8,9 @@
  */
 import { runScene } from '../model';
 import type { SceneResult } from '../model';
-import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
 import type { ModeRuleset } from '../model/kube-proxy/types';
+import { HeldObjectSets } from './objectSets';
 import { packRules } from './pack';
 import { splitArrays } from './parts';
 import type { FromWorker, PackedRules, SceneReply, ToWorker } from './protocol';
@@ -123,35 +123,22 @@ export function outgoing(reply: FromWorker, size?: number): FromWorker[] {
 
 /** One worker's state: the objects it holds and the scenes it ran. */
 export class ModelHandler {
-  private readonly objects = new Map<number, ScenarioObject[]>();
-  /** Sets whose parts are still arriving, by id. */
-  private readonly partial = new Map<number, ScenarioObject[]>();
   private scenes: { objects: number; key: string; result: SceneResult | Error }[] = [];
+  private readonly objects = new HeldObjectSets(OBJECT_SETS, (id) => this.dropScenes(id));
+
+  private dropScenes(id: number): void {
+    this.scenes = this.scenes.filter((s) => s.objects !== id);
+  }
 
   /** The reply to `msg`, or undefined for messages that need none. */
   handle(msg: ToWorker): FromWorker | undefined {
     switch (msg.type) {
-      case 'objects': {
-        const soFar = this.partial.get(msg.id) ?? [];
-        for (const o of msg.objects) soFar.push(o);
-        if (msg.more) {
-          this.partial.set(msg.id, soFar);
-          return undefined;
-        }
-        this.partial.delete(msg.id);
-        this.objects.delete(msg.id);
-        this.objects.set(msg.id, soFar);
-        while (this.objects.size > OBJECT_SETS) {
-          const oldest = this.objects.keys().next().value as number;
-          this.objects.delete(oldest);
-          this.scenes = this.scenes.filter((s) => s.objects !== oldest);
-        }
+      case 'objects':
+        this.objects.receive(msg);
         return undefined;
-      }
       case 'forget':
-        this.partial.delete(msg.id);
-        this.objects.delete(msg.id);
-        this.scenes = this.scenes.filter((s) => s.objects !== msg.id);
+        this.objects.forget(msg.id);
+        this.dropScenes(msg.id);
         return undefined;
       case 'scene': {
         const r = this.run(msg.objects, msg.scene);

@@ -13,10 +13,10 @@
  */
 import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
-import { flatPaths } from '../model/time/pathSet';
-import type { Epoch } from '../model/time/types';
+import { withFlatPaths } from '../model/time/pathSet';
 import type { TimeAnswer, TimeInputs } from '../store/timeAnswer';
 import { createOutbox } from './client';
+import { objectSetSender } from './objectSets';
 import { joinArrays } from './parts';
 import type { ArrayPart } from './parts';
 import { recordUnpacker } from './records';
@@ -68,22 +68,6 @@ interface Slot {
 }
 
 /**
- * `Epoch.paths` again: the model's lazy, non-enumerable getter (its `byEntry` flattened) does
- * not cross postMessage. The view does not read it; a Timeline should still have it.
- */
-function withPaths(epochs: Epoch[]): void {
-  for (const e of epochs)
-    if (!('paths' in e))
-      Object.defineProperty(e, 'paths', {
-        get(this: Epoch) {
-          return flatPaths(this.byEntry);
-        },
-        enumerable: false,
-        configurable: true,
-      });
-}
-
-/**
  * The answer as it arrived (`light`, its arrays emptied) with its parts put back, and the
  * request's own objects as `derived.input.objects`, each shared epoch state array in its
  * place (one array for the epochs that share it, read-only like the rest), (mutates and
@@ -108,7 +92,8 @@ export function joinAnswer(
     if (!to || !src) throw new Error(`no epoch ${i} or ${from} to share a state between`);
     Object.assign(to.state, { [key]: src.state[key] });
   }
-  withPaths(epochs);
+  // Epoch.paths (the model's lazy getter) does not cross postMessage: put back.
+  for (const e of epochs) withFlatPaths(e);
   if (!connections) return { answer, more: () => false };
   const out = answer.derived.timeline.connections as unknown as Record<string, unknown>[];
   const next = recordUnpacker(connections, out);
@@ -125,35 +110,12 @@ export function createTimelineClient(
 ): TimelineClient {
   const outbox = createOutbox<ToTimelineWorker>((m) => transport.post(m), later);
   const partsFor = new Map<number, ArrayPart[]>();
-  const ids = new WeakMap<ScenarioObject[], number>();
-  const sent = new Set<number>();
+  const objectSets = objectSetSender(outbox.sendObjects, outbox.post);
   const jobs = new Map<number, { slot: Slot; job: Job }>();
-  let nextId = 1;
   let nextReq = 1;
-  const forget =
-    typeof FinalizationRegistry === 'function'
-      ? new FinalizationRegistry<number>((id) => {
-          sent.delete(id);
-          outbox.post({ type: 'forget', id });
-        })
-      : undefined;
-
-  const idOf = (objects: ScenarioObject[]): number => {
-    let id = ids.get(objects);
-    if (id === undefined) {
-      id = nextId++;
-      ids.set(objects, id);
-      forget?.register(objects, id);
-    }
-    return id;
-  };
 
   const start = (slot: Slot, job: Job) => {
-    const id = idOf(job.objects);
-    if (!sent.has(id)) {
-      outbox.sendObjects(id, job.objects);
-      sent.add(id);
-    }
+    const id = objectSets.ensure(job.objects);
     const req = nextReq++;
     jobs.set(req, { slot, job });
     slot.inflight = req;
@@ -175,7 +137,7 @@ export function createTimelineClient(
     const { slot, job } = entry;
     slot.inflight = null;
     if (m.type === 'missing') {
-      sent.delete(m.objects);
+      objectSets.lost(m.objects);
       // A newer request waiting goes first; else ask again, objects included.
       const again = slot.waiting ?? job;
       slot.waiting = null;

@@ -5,9 +5,9 @@
  * {@link timelineOutgoing} cuts the answer into messages whose decoding on the main thread is
  * each a short task.
  */
-import type { ScenarioObject } from '../model/k8s/objects';
 import { timeAnswer } from '../store/timeAnswer';
 import type { TimeAnswer } from '../store/timeAnswer';
+import { HeldObjectSets } from './objectSets';
 import { splitArrays } from './parts';
 import type { ArrayPart } from './parts';
 import { packRecords } from './records';
@@ -122,30 +122,16 @@ export function timelineOutgoing(
 
 /** One time-view worker's state: the object sets it holds. */
 export class TimelineHandler {
-  private readonly objects = new Map<number, ScenarioObject[]>();
-  /** Sets whose parts are still arriving, by id. */
-  private readonly partial = new Map<number, ScenarioObject[]>();
+  private readonly objects = new HeldObjectSets(OBJECT_SETS);
 
   /** The reply to `msg`, or undefined for messages that need none. */
   handle(msg: ToTimelineWorker): FromTimelineWorker | undefined {
     switch (msg.type) {
-      case 'objects': {
-        const soFar = this.partial.get(msg.id) ?? [];
-        for (const o of msg.objects) soFar.push(o);
-        if (msg.more) {
-          this.partial.set(msg.id, soFar);
-          return undefined;
-        }
-        this.partial.delete(msg.id);
-        this.objects.delete(msg.id);
-        this.objects.set(msg.id, soFar);
-        while (this.objects.size > OBJECT_SETS)
-          this.objects.delete(this.objects.keys().next().value as number);
+      case 'objects':
+        this.objects.receive(msg);
         return undefined;
-      }
       case 'forget':
-        this.partial.delete(msg.id);
-        this.objects.delete(msg.id);
+        this.objects.forget(msg.id);
         return undefined;
       case 'timeline': {
         const objects = this.objects.get(msg.objects);

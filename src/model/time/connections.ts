@@ -22,7 +22,7 @@
 import { createRng } from '../random';
 import { drawPath, drawTable } from './pathDraw';
 import type { DrawTable } from './pathDraw';
-import { ExpectedSums, pathAt } from './pathSet';
+import { ExpectedSums, pathAt, shareRow } from './pathSet';
 import { CLIENT_SYN_TIMEOUT_MS, ESTABLISHED_RETRANSMIT_TIMEOUT_MS } from './defaults';
 import { formatSimTime } from './duration';
 import type { Outage, PodEnd } from './engine';
@@ -320,30 +320,22 @@ export function statsOf(
   const { expNode, expPod } = expectedCounts(perEpoch, epochs);
   const node = new Map<string, ShareRow>();
   const pod = new Map<string, ShareRow>();
-  const row = (m: Map<string, ShareRow>, id: string) => {
-    let r = m.get(id);
-    if (!r) {
-      r = { id, count: 0, share: 0, expectedShare: 0, crossNode: 0, snat: 0 };
-      m.set(id, r);
-    }
-    return r;
-  };
-  for (const n of nodeNames) row(node, n);
-  for (const id of expPod.keys()) row(pod, id);
+  for (const n of nodeNames) shareRow(node, n);
+  for (const id of expPod.keys()) shareRow(pod, id);
   let delivered = 0;
   let cross = 0;
   let snat = 0;
   for (const r of rows) {
     const entry = r.lbTarget ?? homeNode;
     if (entry) {
-      const nr = row(node, entry);
+      const nr = shareRow(node, entry);
       nr.count++;
       if (r.crossNode) nr.crossNode++;
       if (r.snat) nr.snat++;
     }
     if (r.outcome === 'delivered' && r.pod) {
       delivered++;
-      const pr = row(pod, r.pod);
+      const pr = shareRow(pod, r.pod);
       pr.count++;
       if (r.crossNode) pr.crossNode++;
       if (r.snat) pr.snat++;

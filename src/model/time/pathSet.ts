@@ -3,7 +3,7 @@
  * one path, a route by slot, the entry's slots in order, the flat list (cached), and a Pod
  * index per slot for the expected-share sums.
  */
-import type { EntryPaths, PathOption, Route } from './types';
+import type { EntryPaths, Epoch, PathOption, Route, ShareRow } from './types';
 
 /** Slot `j`'s route for `e`: its own when listed, else the class's. */
 export function routeAt(e: EntryPaths, j: number): Route {
@@ -177,4 +177,30 @@ function addSlots(
     }
   }
   return node;
+}
+
+/**
+ * Gives `e` {@link Epoch.paths}: its `byEntry` flattened on first read, not enumerable (so
+ * `JSON.stringify`, `structuredClone` and `postMessage` carry `byEntry` alone). Mutates and
+ * returns `e`; an epoch that has `paths` already is returned as it is.
+ */
+export function withFlatPaths(e: Omit<Epoch, 'paths'>): Epoch {
+  if ('paths' in e) return e as Epoch;
+  return Object.defineProperty(e, 'paths', {
+    get(this: Epoch) {
+      return flatPaths(this.byEntry);
+    },
+    enumerable: false,
+    configurable: true,
+  }) as Epoch;
+}
+
+/** The row of `id` in `rows`, added empty (all zeros) the first time: rows keep first-seen order. */
+export function shareRow(rows: Map<string, ShareRow>, id: string): ShareRow {
+  let r = rows.get(id);
+  if (!r) {
+    r = { id, count: 0, share: 0, expectedShare: 0, crossNode: 0, snat: 0 };
+    rows.set(id, r);
+  }
+  return r;
 }

@@ -11,7 +11,7 @@ import { MAX_CONNECTIONS } from './settings';
 import type { Rng } from '../random';
 import { drawPath, drawTable } from './pathDraw';
 import type { Drawn } from './pathDraw';
-import { ExpectedSums, flatPaths, routeAt } from './pathSet';
+import { ExpectedSums, flatPaths, routeAt, shareRow } from './pathSet';
 import type {
   BenchmarkResult,
   ConnectionStats,
@@ -80,24 +80,16 @@ export function statsFromCounts(
   for (let i = 0; i < paths.length; i++) total += counts[i] ?? 0;
   const node = new Map<string, ShareRow>();
   const pod = new Map<string, ShareRow>();
-  const row = (m: Map<string, ShareRow>, id: string) => {
-    let r = m.get(id);
-    if (!r) {
-      r = { id, count: 0, share: 0, expectedShare: 0, crossNode: 0, snat: 0 };
-      m.set(id, r);
-    }
-    return r;
-  };
-  for (const n of nodeNames) row(node, n);
+  for (const n of nodeNames) shareRow(node, n);
   let delivered = 0;
   let cross = 0;
   let snat = 0;
   paths.forEach((p, i) => {
     const n = counts[i] ?? 0;
     const targets: ShareRow[] = [];
-    if (p.entryNode) targets.push(row(node, p.entryNode));
+    if (p.entryNode) targets.push(shareRow(node, p.entryNode));
     if (p.pod) {
-      targets.push(row(pod, p.pod));
+      targets.push(shareRow(pod, p.pod));
       delivered += n;
       if (p.crossNode) cross += n;
       if (p.snat) snat += n;
@@ -145,25 +137,17 @@ export function statsFromEntryCounts(
 ): ConnectionStats {
   const node = new Map<string, ShareRow>();
   const pod = new Map<string, ShareRow>();
-  const row = (m: Map<string, ShareRow>, id: string) => {
-    let r = m.get(id);
-    if (!r) {
-      r = { id, count: 0, share: 0, expectedShare: 0, crossNode: 0, snat: 0 };
-      m.set(id, r);
-    }
-    return r;
-  };
-  for (const n of nodeNames) row(node, n);
+  for (const n of nodeNames) shareRow(node, n);
   // Expected shares, summed in the flat order: per entry node, and per Pod by number.
   // (n = 1: `1 × p` is `p`, exactly.)
   const sums = new ExpectedSums();
   for (const e of entries) {
     if (e.slots.weights.length === 0) continue;
-    const nr = e.entryNode ? row(node, e.entryNode) : null;
+    const nr = e.entryNode ? shareRow(node, e.entryNode) : null;
     const acc = sums.add(e, 1, nr ? nr.expectedShare : 0);
     if (nr) nr.expectedShare = acc;
   }
-  for (const [id, sum] of sums.perPod()) row(pod, id).expectedShare = sum;
+  for (const [id, sum] of sums.perPod()) shareRow(pod, id).expectedShare = sum;
   let total = 0;
   let delivered = 0;
   let cross = 0;
@@ -189,9 +173,9 @@ export function statsFromEntryCounts(
     const j = index - (offsets[lo] as number);
     const r = routeAt(e, j);
     const targets: ShareRow[] = [];
-    if (e.entryNode) targets.push(row(node, e.entryNode));
+    if (e.entryNode) targets.push(shareRow(node, e.entryNode));
     if (r.pod) {
-      targets.push(row(pod, r.pod));
+      targets.push(shareRow(pod, r.pod));
       delivered += n;
       if (r.crossNode) cross += n;
       if (r.snat) snat += n;

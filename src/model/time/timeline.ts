@@ -6,7 +6,7 @@
 import type { ScenarioObject } from '../k8s/objects';
 import { prepare } from './paths';
 import { fastEntryPaths, newPathMemo } from './fastPaths';
-import { flatPaths } from './pathSet';
+import { withFlatPaths } from './pathSet';
 import type { PathMemo } from './fastPaths';
 import type { SceneOptions } from '../scenario/scene';
 import type { Prepared } from './paths';
@@ -44,17 +44,6 @@ function baseOf(t: Timeline): Base {
     bases.set(t, b);
   }
   return b;
-}
-
-/** `e` with {@link Epoch.paths}: its `byEntry` flattened on first read, not enumerable. */
-function withPaths(e: Omit<Epoch, 'paths'>): Epoch {
-  return Object.defineProperty(e, 'paths', {
-    get(this: Epoch) {
-      return flatPaths(this.byEntry);
-    },
-    enumerable: false,
-    configurable: true,
-  }) as Epoch;
 }
 
 /**
@@ -150,7 +139,7 @@ export function simulate(input: TimelineInput): Timeline {
     return hit;
   };
   const epochs: Epoch[] = engine.epochs.map((e, index) =>
-    withPaths({
+    withFlatPaths({
       index,
       state: e.state,
       from: e.from,
