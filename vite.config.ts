@@ -2,10 +2,11 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { compileHints } from './scripts/compileHints';
 import { earlyWorkerTag } from './scripts/earlyWorkerTag';
+import { prerender } from './scripts/prerender';
 
 // https://vite.dev/config/ — the vitest section lives here too (https://vitest.dev/config/).
 export default defineConfig({
-  plugins: [react(), compileHints(), earlyWorkerTag()],
+  plugins: [react(), compileHints(), earlyWorkerTag(), prerender()],
   build: {
     target: 'es2022',
     // No manual chunking: heavy, rarely-used libraries (mermaid) must only ever be reached

@@ -1,4 +1,4 @@
-import { test as base, expect, type ConsoleMessage } from '@playwright/test';
+import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
 
 /** Screenshots that tests take themselves go here (inside Playwright's outputDir). */
 export const SCREENSHOT_DIR = 'test-results/screenshots';
@@ -26,6 +26,18 @@ export interface ConsoleGuardFixtures {
   consoleProblems: ConsoleProblem[];
 }
 
+/** Waits until the app has mounted (or the page is not the app: it has no `#root`). */
+export async function waitForMount(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const root = document.getElementById('root');
+      return !root || root.hasAttribute('data-hydration');
+    },
+    null,
+    { timeout: 30_000, polling: 50 },
+  );
+}
+
 function isAllowed(text: string, allowed: readonly (string | RegExp)[]): boolean {
   return allowed.some((pattern) =>
     typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text),
@@ -43,6 +55,26 @@ function describeLocation(message: ConsoleMessage): string | undefined {
  */
 export const test = base.extend<ConsoleGuardFixtures & ConsoleGuardOptions>({
   allowedConsoleMessages: [[], { option: true }],
+
+  // A first visit paints prerendered HTML (scripts/prerender.ts) before React has attached its
+  // handlers: a click or key that early does nothing. page.goto and page.reload therefore also
+  // wait until the app has mounted (`#root[data-hydration]`, src/main.tsx), unless they only
+  // wait for the commit (a test that watches the page load).
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      if (options?.waitUntil !== 'commit') await waitForMount(page);
+      return response;
+    };
+    page.reload = async (options) => {
+      const response = await reload(options);
+      if (options?.waitUntil !== 'commit') await waitForMount(page);
+      return response;
+    };
+    await use(page);
+  },
 
   consoleProblems: [
     async ({ page, allowedConsoleMessages }, use, testInfo) => {

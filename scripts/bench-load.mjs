@@ -17,6 +17,13 @@ import { gzipSync } from 'node:zlib';
 
 /** The app's ready element: its first drawing (src/ui/topology/Topology.tsx). */
 export const APP_READY = '[data-node-count]';
+/**
+ * The app's interactive element: `#root` once React has hydrated the prerendered page or
+ * rendered it (src/main.tsx), so its buttons answer. Reported beside "ready", with no target:
+ * the first drawing is prerendered HTML (scripts/prerender.ts) and paints before the app's
+ * JavaScript runs.
+ */
+export const APP_INTERACTIVE = '#root[data-hydration]';
 /** The baseline's ready element (bench/baseline/main.tsx). */
 export const BASELINE_READY = '#ready';
 
@@ -55,38 +62,54 @@ export function initialJs(dist) {
 
 /**
  * One load of `url` in a fresh context at `rate`× CPU throttle; the ms from navigation start to
- * the frame after `selector` appears.
+ * the frame after `selector` appears, and (with `interactive`) to the frame after that selector
+ * matches.
  * @param {import('@playwright/test').Browser} browser
  * @param {string} url
  * @param {string} selector
  * @param {number} rate
- * @returns {Promise<number>}
+ * @param {string} [interactive]
+ * @returns {Promise<{ ready: number, interactive: number }>}
  */
-export async function readyTime(browser, url, selector, rate) {
+export async function readyTime(browser, url, selector, rate, interactive) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error(`page error (${url}): ${e.message}`));
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-    await page.addInitScript((sel) => {
-      const w = /** @type {any} */ (globalThis);
-      const check = () => {
-        if (w.__benchSeen || !w.document.querySelector(sel)) return;
-        w.__benchSeen = true;
-        observer.disconnect();
-        w.requestAnimationFrame(() => (w.__benchReadyAt = performance.now()));
-      };
-      const observer = new w.MutationObserver(check);
-      observer.observe(w.document, { childList: true, subtree: true });
-    }, selector);
+    await page.addInitScript(
+      ({ sel, inter }) => {
+        const w = /** @type {any} */ (globalThis);
+        const check = () => {
+          if (!w.__benchSeen && w.document.querySelector(sel)) {
+            w.__benchSeen = true;
+            w.requestAnimationFrame(() => (w.__benchReadyAt = performance.now()));
+          }
+          if (!w.__benchInteractive && w.document.querySelector(inter)) {
+            w.__benchInteractive = true;
+            w.requestAnimationFrame(() => (w.__benchInteractiveAt = performance.now()));
+          }
+          if (w.__benchSeen && w.__benchInteractive) observer.disconnect();
+        };
+        const observer = new w.MutationObserver(check);
+        observer.observe(w.document, { childList: true, subtree: true, attributes: true });
+      },
+      { sel: selector, inter: interactive ?? selector },
+    );
     await page.goto(url, { waitUntil: 'commit' });
     const handle = await page.waitForFunction(
-      () => /** @type {any} */ (globalThis).__benchReadyAt,
+      () => {
+        const w = /** @type {any} */ (globalThis);
+        return w.__benchReadyAt && w.__benchInteractiveAt
+          ? [w.__benchReadyAt, w.__benchInteractiveAt]
+          : undefined;
+      },
       null,
       { timeout: 60_000, polling: 50 },
     );
-    return Number(await handle.jsonValue());
+    const [ready, inter] = /** @type {[number, number]} */ (await handle.jsonValue());
+    return { ready, interactive: inter };
   } finally {
     await context.close();
   }
@@ -109,15 +132,18 @@ export async function measureLoad(browser, o) {
   const app = initialJs(o.appDist);
   const base = initialJs(o.baseDist);
   // One unmeasured load of each first, so both start from the same warm browser.
-  await readyTime(browser, o.appUrl, APP_READY, o.rate);
+  await readyTime(browser, o.appUrl, APP_READY, o.rate, APP_INTERACTIVE);
   await readyTime(browser, o.baseUrl, BASELINE_READY, o.rate);
   /** @type {number[]} */ const appMs = [];
+  /** @type {number[]} */ const appInteractiveMs = [];
   /** @type {number[]} */ const baseMs = [];
   for (let i = 0; i < o.runs; i++) {
-    appMs.push(await readyTime(browser, o.appUrl, APP_READY, o.rate));
-    baseMs.push(await readyTime(browser, o.baseUrl, BASELINE_READY, o.rate));
+    const app = await readyTime(browser, o.appUrl, APP_READY, o.rate, APP_INTERACTIVE);
+    appMs.push(app.ready);
+    appInteractiveMs.push(app.interactive);
+    baseMs.push((await readyTime(browser, o.baseUrl, BASELINE_READY, o.rate)).ready);
     console.log(
-      `load run ${i + 1} (${o.rate}× CPU throttle): app ready ${appMs[i]?.toFixed(0)} ms, bare React ${baseMs[i]?.toFixed(0)} ms`,
+      `load run ${i + 1} (${o.rate}× CPU throttle): app ready ${appMs[i]?.toFixed(0)} ms (interactive ${appInteractiveMs[i]?.toFixed(0)} ms), bare React ${baseMs[i]?.toFixed(0)} ms`,
     );
   }
   const kb = (/** @type {number} */ b) => `${(b / 1024).toFixed(1)} KB`;
@@ -143,6 +169,14 @@ export async function measureLoad(browser, o) {
       `${b.toFixed(0)} ms`,
       `${(a / b).toFixed(2)}× bare React`,
       readyOk ? 'PASS' : 'FAIL',
+    ],
+    [
+      `interactive at ${o.rate}× CPU throttle (median of ${o.runs})`,
+      '(no target)',
+      `${median(appInteractiveMs).toFixed(0)} ms`,
+      `${b.toFixed(0)} ms`,
+      `${(median(appInteractiveMs) / b).toFixed(2)}× bare React`,
+      '',
     ],
   ];
   const w = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));

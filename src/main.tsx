@@ -1,7 +1,7 @@
 // First: the model worker starts loading while everything below evaluates.
 import './worker/earlyWorker';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './ui/App';
 import { boot, browserStorage } from './store/share';
 import { setDefaultEngine } from './store/engine';
@@ -10,6 +10,11 @@ import { firstAnswer } from './store/firstAnswer';
 
 /** How long the first render waits for the model's first answer, at most (ms). */
 const FIRST_ANSWER_MAX_MS = 1000;
+/**
+ * How long hydrating the prerendered page waits for it (ms): the page is already on screen,
+ * and hydrating before the answer would throw the prerendered HTML away.
+ */
+const HYDRATE_ANSWER_MAX_MS = 30_000;
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -28,11 +33,41 @@ if (start.badLink) {
   );
 }
 
-// The page is drawn once, with the model's first answer (store/firstAnswer.ts).
-void firstAnswer(start.store, FIRST_ANSWER_MAX_MS).then(() =>
-  createRoot(container).render(
-    <StrictMode>
-      <App store={start.store} {...(start.notice ? { notice: start.notice } : {})} />
-    </StrictMode>,
-  ),
+// A first visit's page is already on screen: the build prerendered the default view into
+// #root (scripts/prerender.ts), and an inline script emptied it if this visit opens another.
+// React hydrates it once the model's first answer has landed (the HTML was rendered from that
+// answer). Anything else is drawn once, with the first answer (store/firstAnswer.ts).
+// Once the page answers input, `#root[data-hydration]` says how it got there: `clean`
+// (hydrated), `recovered` (the HTML did not match and React rendered it again) or `none`
+// (rendered on the client).
+const prerendered =
+  container.hasAttribute('data-prerendered') && start.source === 'default' && !start.notice;
+let how: 'clean' | 'recovered' | 'none' = prerendered ? 'clean' : 'none';
+let mounted = false;
+const app = (
+  <StrictMode>
+    <App
+      store={start.store}
+      {...(start.notice ? { notice: start.notice } : {})}
+      onMounted={() => {
+        mounted = true;
+        container.dataset.hydration = how;
+      }}
+    />
+  </StrictMode>
 );
+if (prerendered) {
+  void firstAnswer(start.store, HYDRATE_ANSWER_MAX_MS).then(() =>
+    hydrateRoot(container, app, {
+      onRecoverableError(error) {
+        how = 'recovered';
+        if (mounted) container.dataset.hydration = how;
+        console.warn('The prerendered page did not match and was rendered again:', error);
+      },
+    }),
+  );
+} else {
+  container.removeAttribute('data-prerendered');
+  container.replaceChildren();
+  void firstAnswer(start.store, FIRST_ANSWER_MAX_MS).then(() => createRoot(container).render(app));
+}

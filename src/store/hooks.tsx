@@ -1,5 +1,12 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { useStore } from 'zustand';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import type { ModeRuleset } from '../model/kube-proxy/types';
 import type { SceneOptions } from '../model/scenario/scene';
 import { requestRules } from './modelSync';
@@ -20,9 +27,18 @@ export function useAppStoreApi(): AppStore {
   return store;
 }
 
-/** The one hook: reads a slice of the store through a module-level selector. */
+/**
+ * The one hook: reads a slice of the store through a module-level selector.
+ *
+ * Zustand's own `useStore` does this too, but reads the store's *initial* state while
+ * rendering on a server and while hydrating. The prerendered page (src/prerender/) is rendered
+ * from the state with the model's first answer, and the page hydrates it once that answer has
+ * landed (src/main.tsx), so both sides read the current state.
+ */
 export function useAppStore<T>(selector: (s: Store) => T): T {
-  return useStore(useAppStoreApi(), selector);
+  const api = useAppStoreApi();
+  const read = useCallback(() => selector(api.getState()), [api, selector]);
+  return useSyncExternalStore(api.subscribe, read, read);
 }
 
 /** What {@link useRulesUnder} knows: the rules, none (`null`: the scene has no such node), or not yet. */

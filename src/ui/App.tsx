@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import {
   StoreProvider,
@@ -264,8 +264,19 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
  * given (`main.tsx` opens a shared link or the saved view); `notice` says why a link or saved
  * view was not opened.
  */
-export function App({ store: given, notice }: { store?: AppStore; notice?: string } = {}) {
+export function App({
+  store: given,
+  notice,
+  onMounted,
+}: {
+  store?: AppStore;
+  notice?: string;
+  /** Called once, after the first commit: the page's handlers are attached (src/main.tsx). */
+  onMounted?: () => void;
+} = {}) {
   const [store] = useState(() => given ?? createAppStore({ story: 0 }));
+  const mounted = useRef(onMounted);
+  useEffect(() => mounted.current?.(), []);
   return (
     <StoreProvider store={store}>
       {/* framer-motion is not here: the packet loads it after first paint (motionFeatures.ts). */}
