@@ -26,6 +26,7 @@ import type { DetailTab } from './panels/DetailsTabs';
 import { useGlobalKeys } from './useGlobalKeys';
 import { usePlaybackClock } from './usePlaybackClock';
 import { CopyLinkButton } from './share/CopyLinkButton';
+import { ExportMenu } from './export/ExportMenu';
 import { ShareNotice } from './share/ShareNotice';
 import { useShareSync } from './share/useShareSync';
 import { ClusterImport } from './import/ClusterImport';
@@ -72,6 +73,7 @@ function Header({ reading, cluster }: { reading: boolean; cluster: ReactNode }) 
         <TutorialToggle open={reading} />
         <TimeViewToggle />
         <CopyLinkButton />
+        <ExportMenu />
         <ThemePicker />
       </div>
     </header>

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 
 const QUERY = '(prefers-reduced-motion: reduce)';
 
@@ -18,9 +18,18 @@ const snapshot = () => media()?.matches ?? false;
 
 /**
  * Whether the person asked for reduced motion (`prefers-reduced-motion: reduce`), following
- * changes to the setting; `false` where there is no `matchMedia` (server, tests). The same
- * answer framer-motion's `useReducedMotion` gives, without loading framer-motion.
+ * changes to the setting, or the tree below {@link StillFrames} draws still frames; `false`
+ * where there is no `matchMedia` (server, tests). The same answer framer-motion's
+ * `useReducedMotion` gives, without loading framer-motion.
  */
 export function usePrefersReducedMotion(): boolean {
-  return useSyncExternalStore(subscribe, snapshot, () => false);
+  const still = useContext(StillFrames);
+  const asked = useSyncExternalStore(subscribe, snapshot, () => false);
+  return still || asked;
 }
+
+/**
+ * `true` below it: motion is reduced whatever the person's setting, so every tween is drawn at
+ * its end at once. The export (src/ui/export/) draws each step's still frame inside it.
+ */
+export const StillFrames = createContext(false);
