@@ -40,6 +40,10 @@ export default defineConfig({
             '--disable-component-update',
             '--disable-sync',
             '--no-first-run',
+            // e2e/embed.spec.ts serves a "docs site" from a made-up public origin (page.route)
+            // that frames the app on 127.0.0.1; Chromium's Local Network Access checks would
+            // block a public page from framing a loopback one, as they should outside tests.
+            '--disable-features=LocalNetworkAccessChecks',
           ],
         },
       },

@@ -9,6 +9,10 @@ export default defineConfig({
   plugins: [react(), compileHints(), earlyWorkerTag(), prerender()],
   build: {
     target: 'es2022',
+    // Two pages: the app, and the embed view (src/embed/, its own smaller bundle).
+    rolldownOptions: {
+      input: { main: 'index.html', embed: 'embed.html' },
+    },
     // No manual chunking: heavy, rarely-used libraries (mermaid) must only ever be reached
     // through a dynamic `import()` so that they land in their own lazily-loaded chunks.
   },

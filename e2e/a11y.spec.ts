@@ -20,15 +20,7 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
  * Findings in code this spec's owner does not own, reported to its owner and recorded as test
  * annotations (not failures) until fixed there. Keep this list short and named.
  */
-const KNOWN_ELSEWHERE: { rule: string; target: RegExp; owner: string }[] = [
-  {
-    // A node's group is named "node-1, Ready: fail this node" while its text says more (its IP,
-    // Pods, …): WCAG 2.5.3 wants the visible text inside the name.
-    rule: 'label-content-name-mismatch',
-    target: /^g\[aria-label="node-/,
-    owner: 'the drawing (src/ui/topology/NodeBox.tsx)',
-  },
-];
+const KNOWN_ELSEWHERE: { rule: string; target: RegExp; owner: string }[] = [];
 
 async function expectNoViolations(page: Page, what: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();

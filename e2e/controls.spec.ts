@@ -65,7 +65,7 @@ test.describe('keyboard for presenters', () => {
     await page.keyboard.press('ArrowRight');
     await app.expectStep(0);
     // The same from a node in the drawing: Escape, then End goes to the last step.
-    await app.topology.locator('[data-place="node:node-1"]').focus();
+    await app.topology.locator('[data-place="node:node-1"] [role="button"]').focus();
     await page.keyboard.press('Escape');
     await expect(page.locator('body')).toBeFocused();
     await page.keyboard.press('End');
@@ -121,7 +121,12 @@ test.describe('keyboard for presenters', () => {
       await page.keyboard.press('Tab');
       const id = await page.evaluate(() => {
         const el = document.activeElement;
-        return el?.getAttribute('data-command') ?? el?.getAttribute('data-place') ?? '';
+        // A node's button is its name, inside the card that carries data-place (NodeBox.tsx).
+        return (
+          el?.getAttribute('data-command') ??
+          el?.closest('[data-place]')?.getAttribute('data-place') ??
+          ''
+        );
       });
       if (id && !order.includes(id)) order.push(id);
     }
@@ -145,11 +150,13 @@ test.describe('keyboard for presenters', () => {
     await app.toggleNode('node-1');
     await page.keyboard.press('Escape');
     const node = app.topology.locator('[data-place="node:node-1"]');
+    // The node's name is its button (NodeBox.tsx); the ring goes round the whole card.
+    const button = node.getByRole('button');
     for (let i = 0; i < 40; i++) {
       await page.keyboard.press('Tab');
-      if (await node.evaluate((el) => el === document.activeElement)) break;
+      if (await button.evaluate((el) => el === document.activeElement)) break;
     }
-    await expect(node).toBeFocused();
+    await expect(button).toBeFocused();
     const ring = node.locator('.node-focus-ring');
     await expect(ring).toBeVisible();
     const styles = await node.evaluate((el) => {
@@ -202,7 +209,7 @@ test.describe('accessibility of controls', () => {
           id:
             el.getAttribute('data-command') ??
             el.getAttribute('data-testid') ??
-            el.getAttribute('data-place') ??
+            el.closest('[data-place]')?.getAttribute('data-place') ??
             el.getAttribute('aria-label') ??
             (el as HTMLInputElement).name ??
             el.tagName,

@@ -6,6 +6,7 @@ const RULE = { storageKey: 'lbpath.v1.state', minStageWidth: 780 };
 /** Runs the inline script against a fake page; whether it kept the prerendered HTML. */
 function keeps(opts: {
   hash?: string;
+  search?: string;
   saved?: string | null;
   stageWidth?: number | null;
   storageThrows?: boolean;
@@ -27,7 +28,7 @@ function keeps(opts: {
       return key === RULE.storageKey ? (opts.saved ?? null) : null;
     },
   };
-  const location = { hash: opts.hash ?? '' };
+  const location = { hash: opts.hash ?? '', search: opts.search ?? '' };
   new Function('document', 'location', 'localStorage', keepPrerenderScript(RULE))(
     document,
     location,
@@ -44,11 +45,12 @@ describe('prerender: the keep-or-empty script', () => {
     expect(keeps({ stageWidth: 780 })).toBe(true);
   });
 
-  it('empties it when the visit opens something else: a link, a tutorial route, a saved view', () => {
+  it('empties it when the visit opens something else: a link, a tutorial route, a query, a saved view', () => {
     expect(keeps({ hash: '#s=abc' })).toBe(false);
     expect(keeps({ hash: '#/learn/01-nodeport' })).toBe(false);
     expect(keeps({ saved: '{"v":1}' })).toBe(false);
     expect(keeps({ saved: '' })).toBe(false);
+    expect(keeps({ search: '?embed=1' })).toBe(false);
   });
 
   it('empties it on a stage narrower than its layout (a phone), or with no stage, or unreadable storage', () => {

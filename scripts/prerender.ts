@@ -32,7 +32,8 @@ export interface KeepRule {
 
 /**
  * The inline script that empties a prerendered `#root` when this visit will not show what it
- * holds: a URL fragment (a `#s=` link, a `#learn/…` route), a saved view, or a stage narrower
+ * holds: a URL fragment (a `#s=` link, a `#learn/…` route), a query (`?embed=1` and any option
+ * the app may read from it), a saved view, or a stage narrower
  * than the prerendered drawing's layout (a phone: its drawing is vertical). Unreadable storage
  * counts as "maybe saved". It runs after the stylesheet has loaded (a classic inline script
  * waits for it), so the stage's width is the real one.
@@ -41,7 +42,7 @@ export function keepPrerenderScript(rule: KeepRule): string {
   return (
     `(function(){var r=document.getElementById("root");try{var h=location.hash,` +
     `c=r.querySelector(".stage-canvas");` +
-    `if(!(h&&h!=="#")&&localStorage.getItem(${JSON.stringify(rule.storageKey)})===null&&` +
+    `if(!(h&&h!=="#")&&!location.search&&localStorage.getItem(${JSON.stringify(rule.storageKey)})===null&&` +
     `c&&c.getBoundingClientRect().width>=${rule.minStageWidth})return}catch(e){}` +
     `r.removeAttribute("${PRERENDERED_ATTR}");r.replaceChildren()})()`
   );
@@ -98,7 +99,9 @@ export function prerender(): Plugin {
     },
     transformIndexHtml: {
       order: 'post',
-      async handler(html) {
+      async handler(html, ctx) {
+        // index.html only: embed.html is the embed's own page (src/embed/).
+        if (!ctx.path.endsWith('/index.html')) return html;
         const page = await renderDefaultHtml(root);
         return withPrerendered(html, page.html, page);
       },

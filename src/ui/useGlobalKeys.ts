@@ -84,29 +84,35 @@ export function releaseFocus(doc: Document = document): boolean {
 }
 
 /**
+ * One key press for the player: Escape releases focus, the tutorial reader's text scrolls, a
+ * focused control keeps its own keys, else a shortcut from the command records runs.
+ * @returns whether the key was used (by the player, the reader or the focused control); false
+ *   for keys nobody here uses (the embed forwards those to its host page, src/embed/).
+ */
+export function handlePlayerKey(store: AppStore, e: KeyboardEvent): boolean {
+  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return false;
+  if (e.key === 'Escape') return releaseFocus();
+  const reader = readerScrollTarget(e.key, e.target);
+  if (reader) {
+    e.preventDefault();
+    scrollByKey(reader, e.key, e.shiftKey);
+    return true;
+  }
+  if (keyBelongsToTarget(e.key, e.target)) return true;
+  const command = commandForKey(e.key);
+  if (!command) return false;
+  e.preventDefault();
+  run(store, command);
+  return true;
+}
+
+/**
  * Global shortcuts (Space, ←/→, Home/End, …) from the command records; Escape releases focus.
  * The tutorial reader's text keeps its scrolling keys ({@link readerScrollTarget}).
  */
 export function useGlobalKeys(store: AppStore): void {
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === 'Escape') {
-        releaseFocus();
-        return;
-      }
-      const reader = readerScrollTarget(e.key, e.target);
-      if (reader) {
-        e.preventDefault();
-        scrollByKey(reader, e.key, e.shiftKey);
-        return;
-      }
-      if (keyBelongsToTarget(e.key, e.target)) return;
-      const command = commandForKey(e.key);
-      if (!command) return;
-      e.preventDefault();
-      run(store, command);
-    };
+    const onKey = (e: KeyboardEvent) => void handlePlayerKey(store, e);
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [store]);

@@ -6,7 +6,8 @@ import { CommandButton } from './CommandButton';
 import { Timeline } from './Timeline';
 import './controls.css';
 
-function counterText(index: number, count: number): string {
+/** The step counter's words: "Before step 1 of 13", "Step 4 of 13", "No steps". */
+export function counterText(index: number, count: number): string {
   if (count === 0) return 'No steps';
   return index < 0 ? `Before step 1 of ${count}` : `Step ${index + 1} of ${count}`;
 }

@@ -1,0 +1,217 @@
+/**
+ * The embed (issue 12): `embed.html` (and `?embed=1`) in iframes on a host page of another
+ * origin, its postMessage API and its keys. The host page is served by the test itself
+ * (page.route) at http://docs.example.test/, so the frames are cross-origin as on a real docs
+ * site.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Frame, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { AppPage } from './pages/app';
+
+const HOST = 'http://docs.example.test';
+
+/** The share hash (`#s=…`) of the default scene switched to externalTrafficPolicy Local. */
+async function localHash(page: Page): Promise<string> {
+  const app = await new AppPage(page).goto('/');
+  await app.setPolicy('Local');
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=/);
+  const hash = await page.evaluate(() => location.hash);
+  await page.evaluate(() => localStorage.clear());
+  return hash;
+}
+
+/** Serves a host page with `body` at HOST/ and opens it; the page records every message. */
+async function openHost(page: Page, body: string): Promise<void> {
+  await page.route(`${HOST}/**`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="en"><head><title>Docs page</title></head><body>
+<h1>Docs page</h1>
+${body}
+<script>
+  window.msgs = [];
+  window.hostKeys = [];
+  const frames = () => [...document.querySelectorAll('iframe')];
+  addEventListener('message', (e) => {
+    const frame = frames().find((f) => f.contentWindow === e.source);
+    window.msgs.push({ from: frame ? frame.id : '?', origin: e.origin, data: e.data });
+    if (frame && e.data && e.data.type === 'lb-datapath:resize') frame.style.height = e.data.height + 'px';
+  });
+  document.addEventListener('keydown', (e) => window.hostKeys.push(e.key));
+</script></body></html>`,
+    }),
+  );
+  await page.goto(`${HOST}/guide.html`);
+}
+
+type Msg = { from: string; origin: string; data: { type: string; [k: string]: unknown } };
+const messages = (page: Page) => page.evaluate(() => (window as unknown as { msgs: Msg[] }).msgs);
+const lastOf = async (page: Page, from: string, type: string) =>
+  (await messages(page)).filter((m) => m.from === from && m.data.type === type).at(-1)?.data;
+
+function frameOf(page: Page, id: string): Frame {
+  const f = page.frame({ url: (u) => u.href.includes(`frame=${id}`) });
+  if (!f) throw new Error(`no frame ${id}`);
+  return f;
+}
+
+test('two iframes: each its own scene, played independently, sized by its messages, keys to the focused one', async ({
+  page,
+  baseURL,
+}) => {
+  const hash = await localHash(page);
+  const src = (q: string, h = '') => `${baseURL}/embed.html?${q}${h}`;
+  await openHost(
+    page,
+    `<iframe id="a" title="LoadBalancer data path: Cluster" src="${src('frame=a&controls=minimal')}" width="100%" height="200" loading="lazy" allow="fullscreen"></iframe>
+<iframe id="b" title="LoadBalancer data path: Local" src="${src(`frame=b&theme=dark&step=3&origin=${HOST}`, hash)}" width="100%" height="200"></iframe>`,
+  );
+  await expect
+    .poll(() => lastOf(page, 'a', 'lb-datapath:ready'))
+    .toEqual({
+      type: 'lb-datapath:ready',
+      step: 0,
+      steps: 13,
+    });
+  await expect.poll(async () => (await lastOf(page, 'b', 'lb-datapath:ready'))?.['step']).toBe(3);
+
+  const a = frameOf(page, 'a');
+  const b = frameOf(page, 'b');
+  const historyLength = await page.evaluate(() => history.length);
+  // Each shows its own scene: a the default (Cluster), b the link's (Local), dark, at step 3.
+  await expect(a.getByTestId('embed')).toHaveAttribute('data-theme', 'system');
+  await expect(b.getByTestId('embed')).toHaveAttribute('data-theme', 'dark');
+  await expect(a.getByTestId('embed')).toHaveAttribute('data-controls', 'minimal');
+  await expect(a.getByTestId('step-counter')).toHaveText('Before step 1 of 13');
+  await expect(b.getByTestId('step-counter')).toHaveText(/^Step 3 of \d+$/);
+  await expect(b.locator('.balancer, [data-testid=topology]').first()).toBeVisible();
+  // Only the stage, the player and the narration: no header, no scene panel, no cluster dialog.
+  await expect(a.locator('.app-header')).toHaveCount(0);
+  await expect(a.getByTestId('scene')).toHaveCount(0);
+  await expect(a.getByTestId('cluster-button')).toHaveCount(0);
+  await expect(a.getByRole('link', { name: /Open in the full app/ })).toHaveAttribute(
+    'target',
+    '_blank',
+  );
+
+  // Sized by its messages: the host set each frame's height to the reported one.
+  const heightA = Number((await lastOf(page, 'a', 'lb-datapath:resize'))?.['height']);
+  expect(heightA).toBeGreaterThan(300);
+  await expect
+    .poll(() => page.locator('#a').evaluate((f) => (f as HTMLIFrameElement).clientHeight))
+    .toBe(heightA);
+  const docA = await a.evaluate(() => Math.ceil(document.documentElement.scrollHeight));
+  expect(Math.abs(docA - heightA)).toBeLessThanOrEqual(1);
+
+  // Played independently: Next in a moves a only.
+  await a.getByRole('button', { name: 'Next step' }).click();
+  await expect(a.getByTestId('step-counter')).toHaveText('Step 1 of 13');
+  await expect(b.getByTestId('step-counter')).toHaveText(/^Step 3 of/);
+  expect(await lastOf(page, 'a', 'lb-datapath:step')).toEqual({
+    type: 'lb-datapath:step',
+    step: 1,
+    steps: 13,
+    playing: false,
+  });
+
+  // Keys act only on the focused embed; keys it does not use go to the host page.
+  await page.keyboard.press('ArrowRight'); // focus is in frame a (its Next button)
+  await expect(a.getByTestId('step-counter')).toHaveText('Step 2 of 13');
+  await expect(b.getByTestId('step-counter')).toHaveText(/^Step 3 of/);
+  await page.keyboard.press('PageDown');
+  await expect
+    .poll(async () => (await lastOf(page, 'a', 'lb-datapath:key'))?.['key'])
+    .toBe('PageDown');
+  await b.getByTestId('embed').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowLeft');
+  await expect(b.getByTestId('step-counter')).toHaveText(/^Step 2 of/);
+  await expect(a.getByTestId('step-counter')).toHaveText('Step 2 of 13');
+  // Nothing written to the app's storage, the host's history untouched.
+  expect(await a.evaluate(() => localStorage.length)).toBe(0);
+  expect(await page.evaluate(() => history.length)).toBe(historyLength);
+  await expect(a.getByTestId('step-counter')).toHaveText('Step 2 of 13');
+});
+
+test('the postMessage API: goTo, play, pause, set; origin checks; errors name the field', async ({
+  page,
+  baseURL,
+}) => {
+  await openHost(
+    page,
+    `<iframe id="a" title="LoadBalancer data path" src="${baseURL}/embed.html?frame=a&origin=${HOST}" width="100%" height="600"></iframe>
+<iframe id="z" title="Not allowed to drive it" src="${baseURL}/embed.html?frame=z&origin=https://other.example" width="100%" height="600"></iframe>`,
+  );
+  await expect.poll(() => lastOf(page, 'a', 'lb-datapath:ready')).toBeTruthy();
+  const send = (id: string, data: unknown) =>
+    page.evaluate(
+      ([i, d]) =>
+        (document.getElementById(i as string) as HTMLIFrameElement).contentWindow?.postMessage(
+          d,
+          '*',
+        ),
+      [id, data] as const,
+    );
+  const a = frameOf(page, 'a');
+  await send('a', { type: 'lb-datapath:goTo', step: 5 });
+  await expect(a.getByTestId('step-counter')).toHaveText('Step 5 of 13');
+  await send('a', { type: 'lb-datapath:set', toggle: 'externalTrafficPolicy', value: 'Local' });
+  await expect(a.getByTestId('narration')).toBeVisible();
+  await expect
+    .poll(() =>
+      a.evaluate(() =>
+        document.querySelector('[data-testid=topology]')?.getAttribute('aria-label'),
+      ),
+    )
+    .toContain('3 nodes');
+  await send('a', { type: 'lb-datapath:set', toggle: 'externalTrafficPolicy', value: 'Both' });
+  await expect
+    .poll(async () => (await lastOf(page, 'a', 'lb-datapath:error'))?.['message'])
+    .toBe('lb-datapath:set: value for externalTrafficPolicy must be Cluster or Local (got "Both")');
+  await send('a', { type: 'lb-datapath:play' });
+  await expect
+    .poll(async () => (await lastOf(page, 'a', 'lb-datapath:step'))?.['playing'])
+    .toBe(true);
+  await send('a', { type: 'lb-datapath:pause' });
+  await expect
+    .poll(async () => (await lastOf(page, 'a', 'lb-datapath:step'))?.['playing'])
+    .toBe(false);
+
+  // z only obeys https://other.example and posts only there: this host hears nothing from it.
+  await send('z', { type: 'lb-datapath:goTo', step: 4 });
+  const z = frameOf(page, 'z');
+  await expect(z.getByTestId('step-counter')).toHaveText('Before step 1 of 13');
+  expect((await messages(page)).filter((m) => m.from === 'z')).toEqual([]);
+});
+
+test('?embed=1 on the app opens the embed view with the same query and scene', async ({ page }) => {
+  const hash = await localHash(page);
+  await page.goto(`/?embed=1&controls=none${hash}`);
+  await expect(page).toHaveURL(/\/embed\.html\?embed=1&controls=none#s=/);
+  await expect(page.getByTestId('embed')).toHaveAttribute('data-controls', 'none');
+  await expect(page.getByRole('group', { name: 'Playback' })).toHaveCount(0);
+  await expect(page.getByTestId('topology')).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('narration')).not.toContainText('Before the first packet');
+});
+
+test('bad options are named and the defaults used; axe finds nothing in the embed', async ({
+  page,
+}) => {
+  await page.goto('/embed.html?theme=blue&step=x&origin=docs.example.test');
+  const problems = page.getByRole('status').filter({ hasText: 'theme=blue' });
+  await expect(problems).toContainText('theme=blue is not light, dark or auto: using auto.');
+  await expect(problems).toContainText(
+    "step=x is not a step number (0, 1, 2, …): showing the link's step.",
+  );
+  await expect(problems).toContainText(
+    'origin=docs.example.test is not an origin such as https://docs.example.com: ignored.',
+  );
+  await expect(page.getByTestId('topology')).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
+  await page.goto('/embed.html?theme=dark&step=4');
+  await expect(page.getByTestId('step-counter')).toHaveText('Step 4 of 13');
+  const dark = await new AxeBuilder({ page }).analyze();
+  expect(dark.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
+});
