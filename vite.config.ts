@@ -3,10 +3,11 @@ import { defineConfig } from 'vitest/config';
 import { compileHints } from './scripts/compileHints';
 import { earlyWorkerTag } from './scripts/earlyWorkerTag';
 import { prerender } from './scripts/prerender';
+import { embedElement } from './scripts/embedElement';
 
 // https://vite.dev/config/ — the vitest section lives here too (https://vitest.dev/config/).
 export default defineConfig({
-  plugins: [react(), compileHints(), earlyWorkerTag(), prerender()],
+  plugins: [react(), compileHints(), earlyWorkerTag(), prerender(), embedElement()],
   build: {
     target: 'es2022',
     // Two pages: the app, and the embed view (src/embed/, its own smaller bundle).

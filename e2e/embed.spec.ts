@@ -23,7 +23,7 @@ async function localHash(page: Page): Promise<string> {
 
 /** Serves a host page with `body` at HOST/ and opens it; the page records every message. */
 async function openHost(page: Page, body: string): Promise<void> {
-  await page.route(`${HOST}/**`, (route) =>
+  await page.route(`${HOST}/*.html`, (route) =>
     route.fulfill({
       contentType: 'text/html',
       body: `<!doctype html><html lang="en"><head><title>Docs page</title></head><body>
@@ -214,4 +214,93 @@ test('bad options are named and the defaults used; axe finds nothing in the embe
   await expect(page.getByTestId('step-counter')).toHaveText('Step 4 of 13');
   const dark = await new AxeBuilder({ page }).analyze();
   expect(dark.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
+});
+
+test('one docs page with two iframes and two <lb-datapath> elements: each on its own', async ({
+  page,
+  baseURL,
+}) => {
+  const hash = await localHash(page);
+  // The docs site serves its own copy of the element's file (as a docs author would vendor it).
+  await page.route(`${HOST}/embed/**`, async (route) =>
+    route.fulfill({
+      response: await route.fetch({
+        url: route
+          .request()
+          .url()
+          .replace(HOST, baseURL ?? ''),
+      }),
+    }),
+  );
+  await openHost(
+    page,
+    `<script type="module" src="/embed/lb-datapath.js"></script>
+<iframe id="a" title="LoadBalancer data path: Cluster" src="${baseURL}/embed.html?frame=a&controls=minimal" width="100%" height="200" style="border:0"></iframe>
+<iframe id="b" title="LoadBalancer data path: Local" src="${baseURL}/embed.html?frame=b&step=2${hash}" width="100%" height="200" style="border:0"></iframe>
+<lb-datapath id="e1" controls="minimal"></lb-datapath>
+<lb-datapath id="e2" theme="dark" step="2" state="${hash}"></lb-datapath>
+<script>
+  window.elementEvents = [];
+  for (const t of ['lb-datapath:ready', 'lb-datapath:step'])
+    document.addEventListener(t, (e) => window.elementEvents.push([e.target.id, t, e.detail]));
+</script>`,
+  );
+  const e1 = page.locator('#e1');
+  const e2 = page.locator('#e2');
+  // Lazy: mounted when scrolled near the viewport.
+  await e2.scrollIntoViewIfNeeded();
+  await expect(e1.getByTestId('step-counter')).toHaveText('Before step 1 of 13');
+  await expect(e2.getByTestId('step-counter')).toHaveText(/^Step 2 of \d+$/);
+  await expect(e2.getByTestId('embed')).toHaveAttribute('data-theme', 'dark');
+  await expect.poll(async () => (await lastOf(page, 'b', 'lb-datapath:ready'))?.['step']).toBe(2);
+  await expect.poll(() => lastOf(page, 'a', 'lb-datapath:resize')).toBeTruthy();
+
+  // Styles stay inside: the host's text keeps its own font, the element's drawing has its own.
+  const fonts = await page.evaluate(() => ({
+    host: getComputedStyle(document.querySelector('h1')!).fontFamily,
+    inside: getComputedStyle(document.querySelector('#e1')!.shadowRoot!.querySelector('.app')!)
+      .fontFamily,
+  }));
+  expect(fonts.inside).toContain('system-ui');
+  expect(fonts.host).not.toContain('system-ui');
+  // Unique ids: two drawings, no id twice in the page's shadow roots together.
+  const ids = await page.evaluate(() =>
+    ['#e1', '#e2'].flatMap((s) =>
+      [...document.querySelector(s)!.shadowRoot!.querySelectorAll('[id]')].map((el) => el.id),
+    ),
+  );
+  expect(ids.length).toBeGreaterThan(4);
+  expect(new Set(ids).size).toBe(ids.length);
+
+  // Independent: Next in e1 moves e1 only; its event says so.
+  await e1.getByRole('button', { name: 'Next step' }).click();
+  await expect(e1.getByTestId('step-counter')).toHaveText('Step 1 of 13');
+  await expect(e2.getByTestId('step-counter')).toHaveText(/^Step 2 of \d+$/);
+  const events = await page.evaluate(
+    () => (window as unknown as { elementEvents: unknown[][] }).elementEvents,
+  );
+  expect(events).toContainEqual(['e1', 'lb-datapath:step', { step: 1, steps: 13, playing: false }]);
+
+  // Keys: only the focused element steps, and the host never hears the keys it used; the
+  // keys it does not use reach the host page (a deck keeps PageDown).
+  await page.keyboard.press('ArrowRight');
+  await expect(e1.getByTestId('step-counter')).toHaveText('Step 2 of 13');
+  await expect(e2.getByTestId('step-counter')).toHaveText(/^Step 2 of \d+$/);
+  await page.keyboard.press('PageDown');
+  const hostKeys = await page.evaluate(
+    () => (window as unknown as { hostKeys: string[] }).hostKeys,
+  );
+  expect(hostKeys).toContain('PageDown');
+  expect(hostKeys).not.toContain('ArrowRight');
+  // The iframes did not move.
+  await expect(frameOf(page, 'a').getByTestId('step-counter')).toHaveText('Before step 1 of 13');
+  await expect(frameOf(page, 'b').getByTestId('step-counter')).toHaveText(/^Step 2 of \d+$/);
+
+  // The element's methods drive it as the messages drive a frame.
+  await e2.evaluate((el) => (el as unknown as { goTo(n: number): void }).goTo(1));
+  await expect(e2.getByTestId('step-counter')).toHaveText(/^Step 1 of \d+$/);
+  const results = await new AxeBuilder({ page }).include('#e1').include('#e2').analyze();
+  expect(
+    results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`)),
+  ).toEqual([]);
 });

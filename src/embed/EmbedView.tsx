@@ -37,6 +37,10 @@ export interface EmbedViewProps {
   onUnusedKey?: (e: KeyboardEvent) => void;
   /** The view's root element, for a host bridge that measures it. */
   rootRef?: RefObject<HTMLDivElement | null>;
+  /** The view's accessible name (default "LoadBalancer data path, embedded"); unique per page. */
+  label?: string;
+  /** Called once, after the first commit (the element's `lb-datapath:ready`). */
+  onMounted?: () => void;
   /**
    * The view is the whole page (the iframe): its root is the page's `<main>` with an `<h1>`.
    * Else (the element, inside a host's page) a labelled region, with no heading of its own.
@@ -53,12 +57,16 @@ export function EmbedView({
   onUnusedKey,
   rootRef,
   ownPage,
+  onMounted,
+  label = 'LoadBalancer data path, embedded',
 }: EmbedViewProps) {
   const store = useAppStoreApi();
   const headingId = `${useId()}-narration`;
   const ownRef = useRef<HTMLDivElement>(null);
   const ref = rootRef ?? ownRef;
   usePlaybackClock(store);
+  const mounted = useRef(onMounted);
+  useEffect(() => mounted.current?.(), []);
   const unused = useRef(onUnusedKey);
   useEffect(() => {
     unused.current = onUnusedKey;
@@ -70,6 +78,9 @@ export function EmbedView({
     const onKey = (e: Event) => {
       const k = e as KeyboardEvent;
       if (!handlePlayerKey(store, k)) unused.current?.(k);
+      // In the host's own page (the element), a key the player used must not also turn the
+      // host's slide; the rest go on to it.
+      else if (keyScope === 'element') k.stopPropagation();
     };
     target.addEventListener('keydown', onKey);
     return () => target.removeEventListener('keydown', onKey);
@@ -81,6 +92,9 @@ export function EmbedView({
   };
 
   const Root = ownPage ? 'main' : 'div';
+  // A landmark only on its own page: on a host's page, several embeds' "Narration" regions
+  // would share a name (the heading still marks it).
+  const Caption = ownPage ? 'section' : 'div';
   return (
     <Root
       ref={ref}
@@ -89,7 +103,7 @@ export function EmbedView({
       data-testid="embed"
       data-controls={options.controls}
       role={ownPage ? undefined : 'region'}
-      aria-label="LoadBalancer data path, embedded"
+      aria-label={label}
       // Focusable, so a click anywhere in it gives it the keys (the element's keys are its own).
       tabIndex={-1}
     >
@@ -112,7 +126,11 @@ export function EmbedView({
         </ErrorBoundary>
       )}
       {options.controls === 'minimal' && <MinimalControls />}
-      <section className="embed-caption" data-testid="narration" aria-labelledby={headingId}>
+      <Caption
+        className="embed-caption"
+        data-testid="narration"
+        aria-labelledby={ownPage ? headingId : undefined}
+      >
         <h2 id={headingId} className="visually-hidden">
           Narration
         </h2>
@@ -120,7 +138,7 @@ export function EmbedView({
           <Narration />
           <OutcomeBanner />
         </ErrorBoundary>
-      </section>
+      </Caption>
       <p className="embed-footer">
         <a
           href={fullAppHref(selectShareHash(store.getState()))}
