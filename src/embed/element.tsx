@@ -78,6 +78,13 @@ export class LbDatapathElement extends HTMLElement {
       const style = document.createElement('style');
       style.textContent = STYLES;
       this.#container = document.createElement('div');
+      // Until it mounts (it waits to be scrolled near), a line of text holds its place: a page
+      // printed before then shows what belongs here, not an empty box.
+      const waiting = document.createElement('p');
+      waiting.className = 'embed-waiting';
+      waiting.textContent =
+        'LoadBalancer data path: an interactive drawing of this scene loads here.';
+      this.#container.append(waiting);
       shadow.append(style, this.#container);
     }
     window.addEventListener('beforeprint', this.#onPrint);
