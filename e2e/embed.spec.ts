@@ -296,6 +296,15 @@ test('one docs page with two iframes and two <lb-datapath> elements: each on its
   await expect(frameOf(page, 'a').getByTestId('step-counter')).toHaveText('Before step 1 of 13');
   await expect(frameOf(page, 'b').getByTestId('step-counter')).toHaveText(/^Step 2 of \d+$/);
 
+  // theme="auto" follows the docs site's own switch (Docusaurus: html[data-theme]), live.
+  await expect(e1.getByTestId('embed')).toHaveAttribute('data-theme', 'system');
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+  await expect(e1.getByTestId('embed')).toHaveAttribute('data-theme', 'dark');
+  await page.evaluate(() => document.body.setAttribute('data-md-color-scheme', 'default'));
+  await page.evaluate(() => document.documentElement.removeAttribute('data-theme'));
+  await expect(e1.getByTestId('embed')).toHaveAttribute('data-theme', 'light');
+  await expect(e1.getByTestId('step-counter')).toHaveText('Step 2 of 13'); // same view, kept
+
   // The element's methods drive it as the messages drive a frame.
   await e2.evaluate((el) => (el as unknown as { goTo(n: number): void }).goTo(1));
   await expect(e2.getByTestId('step-counter')).toHaveText(/^Step 1 of \d+$/);

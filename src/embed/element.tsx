@@ -15,6 +15,10 @@
  * `lb-datapath:step` with `{ step, steps, playing }` in `detail`, `lb-datapath:error` with
  * `{ message }`.
  *
+ * `theme="auto"` (the default) follows the host page's theme attribute when it has one
+ * (Docusaurus, MkDocs Material, Furo: ./hostTheme.ts), live, else `prefers-color-scheme`. It
+ * pauses when scrolled out of view.
+ *
  * Each element is its own React root with its own store, in its own shadow root (its styles
  * cannot leak out, the host's cannot leak in; ids are prefixed per element). It mounts when it
  * first comes near the viewport, or before the page is printed (so a printout shows a frame,
@@ -34,6 +38,8 @@ import { EmbedView } from './EmbedView';
 import { bootEmbed } from './bootEmbed';
 import { parseEmbedOptions } from './options';
 import { applyHostMessage, stepNumber } from './protocol';
+import { HOST_THEME_ATTRIBUTES, hostTheme } from './hostTheme';
+import type { EmbedOptions } from './options';
 
 /** Replaced by the build with the embed's whole stylesheet (scripts/embedElement.ts). */
 const STYLES = '__LB_DATAPATH_CSS__';
@@ -70,6 +76,9 @@ export class LbDatapathElement extends HTMLElement {
   #store: AppStore | null = null;
   #observer: IntersectionObserver | null = null;
   #container: HTMLDivElement | null = null;
+  #themeWatch: MutationObserver | null = null;
+  /** What the mounted view shows (re-rendered when the host's theme changes). */
+  #view: { options: EmbedOptions; problems: string[] } | null = null;
   #onPrint = () => this.#mount();
 
   connectedCallback(): void {
@@ -91,7 +100,9 @@ export class LbDatapathElement extends HTMLElement {
     if (typeof IntersectionObserver !== 'function') return this.#mount();
     this.#observer = new IntersectionObserver(
       (entries) => {
+        // Mounted when it comes near; paused when it leaves (nobody watches it play).
         if (entries.some((e) => e.isIntersecting)) this.#mount();
+        else this.#store?.getState().setPlaying(false);
       },
       { rootMargin: MOUNT_MARGIN },
     );
@@ -102,6 +113,8 @@ export class LbDatapathElement extends HTMLElement {
     window.removeEventListener('beforeprint', this.#onPrint);
     this.#observer?.disconnect();
     this.#observer = null;
+    this.#themeWatch?.disconnect();
+    this.#themeWatch = null;
     this.#root?.unmount();
     this.#root = null;
     this.#store = null;
@@ -112,6 +125,7 @@ export class LbDatapathElement extends HTMLElement {
     if (!this.#root) return;
     this.#root.unmount();
     this.#root = null;
+    this.#themeWatch?.disconnect();
     this.#mount();
   }
 
@@ -133,6 +147,38 @@ export class LbDatapathElement extends HTMLElement {
     this.#command({ type: 'lb-datapath:set', toggle, value, ...(node ? { node } : {}) });
   }
 
+  #render(): void {
+    const root = this.#root;
+    const store = this.#store;
+    const view = this.#view;
+    if (!root || !store || !view) return;
+    const theme =
+      view.options.theme === 'auto' ? (hostTheme(document) ?? 'auto') : view.options.theme;
+    root.render(
+      <StrictMode>
+        <StoreProvider store={store}>
+          <EmbedView
+            options={{ ...view.options, theme }}
+            problems={view.problems}
+            fullAppHref={fullAppHref}
+            keyScope="element"
+            ownPage={false}
+            label={
+              this.getAttribute('label') ??
+              `LoadBalancer data path, embedded${this.#id > 1 ? ` (${this.#id})` : ''}`
+            }
+            onMounted={() =>
+              this.#emit('lb-datapath:ready', {
+                step: stepNumber(store.getState().playback.stepIndex),
+                steps: selectStepCount(store.getState()),
+              })
+            }
+          />
+        </StoreProvider>
+      </StrictMode>,
+    );
+  }
+
   #command(message: Record<string, unknown>): void {
     if (!this.#store) return this.#emit('lb-datapath:error', { message: 'not mounted yet' });
     const error = applyHostMessage(this.#store, message);
@@ -145,7 +191,6 @@ export class LbDatapathElement extends HTMLElement {
 
   #mount(): void {
     if (this.#root || !this.#container || !this.isConnected) return;
-    this.#observer?.disconnect();
     const { options, problems } = parseEmbedOptions(searchOf(this));
     const start = bootEmbed(this.getAttribute('state') ?? '', options);
     const store = start.store;
@@ -163,31 +208,16 @@ export class LbDatapathElement extends HTMLElement {
       last = key;
       this.#emit('lb-datapath:step', { step: stepNumber(stepIndex), steps, playing });
     });
+    this.#view = { options, problems: all };
     void firstAnswer(store, 1000).then(() => {
       if (this.#root !== root) return;
-      root.render(
-        <StrictMode>
-          <StoreProvider store={store}>
-            <EmbedView
-              options={options}
-              problems={all}
-              fullAppHref={fullAppHref}
-              keyScope="element"
-              ownPage={false}
-              label={
-                this.getAttribute('label') ??
-                `LoadBalancer data path, embedded${this.#id > 1 ? ` (${this.#id})` : ''}`
-              }
-              onMounted={() =>
-                this.#emit('lb-datapath:ready', {
-                  step: stepNumber(store.getState().playback.stepIndex),
-                  steps: selectStepCount(store.getState()),
-                })
-              }
-            />
-          </StoreProvider>
-        </StrictMode>,
-      );
+      this.#render();
+      if (options.theme !== 'auto') return;
+      // theme="auto" follows the host page's own theme switch, live (./hostTheme.ts).
+      this.#themeWatch?.disconnect();
+      this.#themeWatch = new MutationObserver(() => this.#render());
+      for (const el of [document.documentElement, document.body])
+        if (el) this.#themeWatch.observe(el, { attributeFilter: HOST_THEME_ATTRIBUTES });
     });
   }
 }
