@@ -26,6 +26,7 @@ import type { DetailTab } from './panels/DetailsTabs';
 import { useGlobalKeys } from './useGlobalKeys';
 import { usePlaybackClock } from './usePlaybackClock';
 import { CopyLinkButton } from './share/CopyLinkButton';
+import { EmbedCodeButton } from './share/EmbedCodeButton';
 import { ExportMenu } from './export/ExportMenu';
 import { ShareNotice } from './share/ShareNotice';
 import { useShareSync } from './share/useShareSync';
@@ -73,6 +74,7 @@ function Header({ reading, cluster }: { reading: boolean; cluster: ReactNode }) 
         <TutorialToggle open={reading} />
         <TimeViewToggle />
         <CopyLinkButton />
+        <EmbedCodeButton />
         <ExportMenu />
         <ThemePicker />
       </div>
