@@ -5,9 +5,10 @@ import { AppPage } from './pages/app';
 import { openCluster } from './pages/cluster';
 
 /**
- * axe-core (WCAG 2.x A and AA rules) finds nothing on the main view: light and dark, wide and
- * phone-sized, with the "Your cluster" dialog open, and with each details tab open. Each
- * finding is listed by rule, element and what axe says, so a failure reads as a to-do list.
+ * axe-core (WCAG 2.x A and AA rules) finds nothing on the main view: light, dark and high
+ * contrast (the projector theme), wide and phone-sized, with the "Your cluster" dialog open, and
+ * with each details tab open. Each finding is listed by rule, element and what axe says, so a
+ * failure reads as a to-do list.
  */
 test.use({ reducedMotion: 'reduce' });
 // Each test runs axe over the whole page three to five times: 1.3-2.9 s a run on a 2-core
@@ -37,19 +38,20 @@ async function expectNoViolations(page: Page, what: string): Promise<void> {
   expect(found, `axe on ${what}`).toEqual([]);
 }
 
-async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+async function setTheme(page: Page, theme: 'light' | 'dark' | 'contrast'): Promise<void> {
   await page.getByRole('combobox', { name: 'Theme' }).selectOption(theme);
   await expect(page.getByTestId('app')).toHaveAttribute('data-theme', theme);
 }
 
-for (const theme of ['light', 'dark'] as const) {
+for (const theme of ['light', 'dark', 'contrast'] as const) {
   for (const viewport of [
     { width: 1440, height: 900 },
     { width: 375, height: 740 },
   ]) {
     const at = `${viewport.width}×${viewport.height}, ${theme}`;
     test.describe(at, () => {
-      test.use({ viewport, colorScheme: theme });
+      // High contrast is white on black: the system scheme under it is dark.
+      test.use({ viewport, colorScheme: theme === 'contrast' ? 'dark' : theme });
 
       test('the main view, mid-trace and at the outcome', async ({ page }) => {
         const app = await new AppPage(page).goto();

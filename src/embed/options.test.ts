@@ -25,6 +25,13 @@ describe('embed options (the query string)', () => {
     });
   });
 
+  it('theme=contrast is the high-contrast (projector) theme', () => {
+    expect(parseEmbedOptions('?theme=contrast')).toMatchObject({
+      options: { theme: 'contrast' },
+      problems: [],
+    });
+  });
+
   it('names each value it cannot read and uses the default', () => {
     const r = parseEmbedOptions('?theme=blue&controls=some&step=-1&autoplay=yes');
     expect(r.options).toMatchObject({
@@ -34,7 +41,7 @@ describe('embed options (the query string)', () => {
       autoplay: false,
     });
     expect(r.problems).toEqual([
-      'theme=blue is not light, dark or auto: using auto.',
+      'theme=blue is not light, dark, contrast or auto: using auto.',
       'controls=some is not full, minimal or none: using full.',
       "step=-1 is not a step number (0, 1, 2, …): showing the link's step.",
       'autoplay=yes is not 1 or 0: paused.',

@@ -4,7 +4,7 @@
  *
  * | query          | values                      | default | meaning                                  |
  * | -------------- | --------------------------- | ------- | ---------------------------------------- |
- * | `theme`        | `light`, `dark`, `auto`     | `auto`  | `auto` follows `prefers-color-scheme`     |
+ * | `theme`        | `light`, `dark`, `contrast`, `auto` | `auto` | `auto` follows `prefers-color-scheme`; `contrast`: projectors |
  * | `controls`     | `full`, `minimal`, `none`   | `full`  | the whole player, Previous/Play/Next, none|
  * | `step`         | 0 … the trace's step count  | 0       | the step shown on load (0 = before the first, as the player's step buttons number them) |
  * | `autoplay`     | `1` / `0`                   | `0`     | play on load (else paused)               |
@@ -14,7 +14,7 @@
  * says so in a sentence naming the parameter, shown in the embed.
  */
 
-export type EmbedTheme = 'light' | 'dark' | 'auto';
+export type EmbedTheme = 'light' | 'dark' | 'contrast' | 'auto';
 export type EmbedControls = 'full' | 'minimal' | 'none';
 
 /** The embed's options (see the module comment for the query string). */
@@ -34,7 +34,7 @@ export interface EmbedOptions {
 
 export interface EmbedOptionsResult {
   options: EmbedOptions;
-  /** One sentence per parameter that was ignored, e.g. `theme=blue is not light, dark or auto: using auto.` */
+  /** One sentence per parameter that was ignored, e.g. `theme=blue is not light, dark, contrast or auto: using auto.` */
   problems: string[];
 }
 
@@ -85,7 +85,13 @@ export function readOrigin(text: string): string | null {
 export function parseEmbedOptions(search: string): EmbedOptionsResult {
   const params = new URLSearchParams(search);
   const problems: string[] = [];
-  const theme = oneOf(params, 'theme', ['light', 'dark', 'auto'] as const, 'auto', problems);
+  const theme = oneOf(
+    params,
+    'theme',
+    ['light', 'dark', 'contrast', 'auto'] as const,
+    'auto',
+    problems,
+  );
   const controls = oneOf(
     params,
     'controls',

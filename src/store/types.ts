@@ -12,7 +12,8 @@ import type { Derived } from './derived';
 export const SPEEDS = [0.25, 0.5, 1, 2, 4] as const;
 export type Speed = (typeof SPEEDS)[number];
 
-export type Theme = 'system' | 'light' | 'dark';
+/** The page's theme: the system's light/dark, or a choice; `contrast` is for projectors (tokens.css). */
+export type Theme = 'system' | 'light' | 'dark' | 'contrast';
 
 /**
  * What happens to the current step when the scene changes and the trace is re-derived:

@@ -53,6 +53,7 @@ function ThemePicker() {
         <option value="system">System</option>
         <option value="light">Light</option>
         <option value="dark">Dark</option>
+        <option value="contrast">High contrast</option>
       </select>
     </label>
   );

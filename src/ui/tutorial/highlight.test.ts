@@ -387,6 +387,17 @@ describe('highlight.css', () => {
     },
   );
 
+  it('every high-contrast token colour has at least 7:1 against the code backgrounds (WCAG AAA)', () => {
+    const colours = block(hl, `.app[data-theme='contrast']`);
+    const vars = block(app, `.app[data-theme='contrast']`);
+    expect(Object.keys(colours)).toEqual(Object.keys(block(hl, `.app[data-theme='dark']`)));
+    for (const [name, colour] of Object.entries(colours))
+      for (const bg of ['--panel', '--panel-2', '--bg']) {
+        expect(vars[bg], bg).toMatch(/^#/);
+        expect(contrast(colour, vars[bg]!), `${name} ${colour} on ${bg}`).toBeGreaterThanOrEqual(7);
+      }
+  });
+
   it('uses the same colours when the theme follows the system', () => {
     expect(block(hl, ':root')).toEqual(block(hl, `.app[data-theme='light']`));
     const dark = hl.slice(hl.indexOf('@media (prefers-color-scheme: dark)'));

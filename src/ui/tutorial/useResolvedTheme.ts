@@ -11,10 +11,14 @@ function subscribe(onChange: () => void): () => void {
 
 const systemDark = () => window.matchMedia(QUERY).matches;
 
-/** The page's theme as drawn: the person's choice, or the system's for `system`. */
+/**
+ * The page's theme as drawn, light or dark (for diagrams and the reader): the person's choice, or
+ * the system's for `system`; high contrast is white on black, so it draws as dark.
+ */
 export function useResolvedTheme(): 'light' | 'dark' {
   const { theme } = useAppStore(selectUi);
   const dark = useSyncExternalStore(subscribe, systemDark, () => false);
   if (theme === 'system') return dark ? 'dark' : 'light';
+  if (theme === 'contrast') return 'dark';
   return theme;
 }
