@@ -1,7 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import type { Download, Page } from '@playwright/test';
+import { canonicalObjects } from '../src/model/scenario/canonical';
 import { generatedCluster } from '../src/model/scenario/generated';
+import { bindToObjects } from '../src/model/walkthrough/bind';
+import { NODEPORT_TO_LOADBALANCER_STORY } from '../src/model/walkthrough/nodePortToLoadBalancer';
 import { gifBlocks } from '../src/ui/export/gifFrames';
 import { expect, test } from './fixtures';
 import { AppPage } from './pages/app';
@@ -10,9 +13,48 @@ import { AppPage } from './pages/app';
  * Export (issue 12, scope 7): the current frame as SVG and PNG, the trace as GIF and WebM, and
  * the printable handout, each checked in the file itself — the SVG parses and has the step's
  * addresses as text, the PNG's IHDR is 2× the SVG's size, the GIF has one frame per step, the
- * WebM starts with the EBML magic (or, where this Chromium cannot encode video, the dialog
- * says so) and the handout prints one figure per step with its narration.
+ * WebM starts with the EBML magic and the MP4 with an ISO-BMFF `ftyp` box holding one H.264
+ * sample per frame (or, where this Chromium cannot encode that video, the dialog says so) and
+ * the handout prints one figure per step with its narration. The walkthrough exports one
+ * frame per story step, captioned with the story step's own words.
  */
+
+/** The walkthrough's steps that apply to the canonical cluster, as the model binds them. */
+const STORY = bindToObjects(NODEPORT_TO_LOADBALANCER_STORY, canonicalObjects()).steps.flatMap(
+  (s) => (s.applies ? [s] : []),
+);
+
+/** Whether the page can encode H.264 (the probes the dialog uses, at 1280×720). */
+function pageEncodesAvc(page: Page): Promise<boolean> {
+  return page.evaluate(async () => {
+    if (typeof VideoEncoder === 'undefined') return false;
+    for (const codec of ['avc1.640028', 'avc1.4d0028', 'avc1.420028']) {
+      const r = await VideoEncoder.isConfigSupported({ codec, width: 1280, height: 720 }).catch(
+        () => ({ supported: false }),
+      );
+      if (r.supported) return true;
+    }
+    return false;
+  });
+}
+
+/**
+ * An MP4's top-level boxes (ISO/IEC 14496-12: 32-bit size, 4-char type) and, from its sample
+ * size box (`moov/trak/mdia/minf/stbl/stsz`, found by its type), the video's sample count.
+ */
+function mp4Summary(b: Buffer): { top: string[]; brand: string; samples: number; avc: boolean } {
+  const top: string[] = [];
+  for (let i = 0; i + 8 <= b.length;) {
+    const size = b.readUInt32BE(i);
+    top.push(b.toString('latin1', i + 4, i + 8));
+    if (size < 8) break;
+    i += size;
+  }
+  const stsz = b.indexOf('stsz', 0, 'latin1');
+  // stsz: type, version+flags (4), sample_size (4), sample_count (4).
+  const samples = stsz < 0 ? -1 : b.readUInt32BE(stsz + 12);
+  return { top, brand: b.toString('latin1', 8, 12), samples, avc: b.includes('avcC', 0, 'latin1') };
+}
 
 async function openExport(page: Page) {
   await page.getByTestId('export-button').click();
@@ -186,6 +228,140 @@ test.describe('Export', () => {
       return ids.filter((id, i) => ids.indexOf(id) !== i);
     });
     expect(dup).toEqual([]);
+  });
+
+  test('MP4 of the trace: an ISO-BMFF file with one H.264 sample per step, or a plain no', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const app = await new AppPage(page).goto();
+    const steps = await app.stepCount();
+    const policy = (await page.getByTestId('app').getAttribute('data-policy'))!.toLowerCase();
+    const dialog = await openExport(page);
+    const avc = await pageEncodesAvc(page);
+    test.info().annotations.push({ type: 'mp4-encoder', description: String(avc) });
+    if (!avc) {
+      await expect(dialog).toHaveAttribute('data-mp4-support', 'no');
+      await expect(page.getByTestId('export-mp4-missing')).toContainText(
+        'This browser cannot encode MP4 (H.264) video',
+      );
+      await expect(dialog.locator('button[data-export="mp4"]')).toHaveAttribute(
+        'aria-disabled',
+        'true',
+      );
+      return;
+    }
+    await expect(dialog).toHaveAttribute('data-mp4-support', 'yes');
+    await expect(page.getByTestId('export-mp4-missing')).toHaveCount(0);
+    const mp4 = await exportFile(page, 'mp4');
+    expect(mp4.d.suggestedFilename()).toBe(`lb-datapath-${policy}-${steps}-steps.mp4`);
+    expect(mp4.bytes.toString('latin1', 4, 8)).toBe('ftyp');
+    const m = mp4Summary(mp4.bytes);
+    // Fast start: the index (moov) comes before the media (mdat).
+    expect(m.top.slice(0, 3)).toEqual(['ftyp', 'moov', 'mdat']);
+    expect(m.avc).toBe(true);
+    expect(m.samples).toBe(steps);
+    const status = await page.getByTestId('export-status').textContent();
+    expect(status).toContain(`MP4 ready (H.264): ${steps} frames (one per step)`);
+    test.info().annotations.push({ type: 'mp4', description: `${mp4.bytes.length} B: ${status}` });
+    console.log(`export: ${status}`);
+  });
+
+  test('a browser without an H.264 encoder: the dialog says MP4 cannot be made, WebM can', async ({
+    page,
+    context,
+  }) => {
+    // As a Chromium built without H.264 would answer: every avc1 configuration unsupported.
+    await context.addInitScript(() => {
+      const ask = VideoEncoder.isConfigSupported.bind(VideoEncoder);
+      VideoEncoder.isConfigSupported = (c: VideoEncoderConfig) =>
+        c.codec.startsWith('avc1') ? Promise.resolve({ supported: false, config: c }) : ask(c);
+    });
+    await new AppPage(page).goto();
+    const dialog = await openExport(page);
+    expect(await pageEncodesAvc(page)).toBe(false);
+    await expect(dialog).toHaveAttribute('data-mp4-support', 'no');
+    await expect(dialog).toHaveAttribute('data-webm-support', 'yes');
+    const mp4 = dialog.locator('button[data-export="mp4"]');
+    await expect(mp4).toHaveAttribute('aria-disabled', 'true');
+    await expect(mp4).toHaveAccessibleDescription(
+      'This browser cannot encode MP4 (H.264) video; WebM works.',
+    );
+    // Still focusable (aria-disabled, not disabled) so its reason is read; pressing it does nothing.
+    await mp4.focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toHaveAttribute('data-export-state', 'idle');
+    await expect(page.getByTestId('export-status')).toHaveText('');
+  });
+
+  test('the walkthrough: one frame per story step (GIF, MP4, handout), the view untouched', async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(90_000);
+    await context.addInitScript(() => {
+      window.print = () => {
+        document.documentElement.dataset['printed'] = 'yes';
+      };
+    });
+    const app = await new AppPage(page).goto();
+    await app.goToStep(2);
+    const steps = await app.stepCount();
+    const title = await app.narrationTitle();
+    const n = STORY.length;
+    expect(n).toBeGreaterThan(1);
+    const dialog = await openExport(page);
+    const story = dialog.getByRole('radio', { name: /^The walkthrough/ });
+    await expect(story).toHaveAccessibleName(`The walkthrough (${n} story steps, one frame each)`);
+    await expect(dialog.getByRole('radio', { name: /^This trace/ })).toBeChecked();
+    await story.check();
+    await expect(dialog).toHaveAttribute('data-export-source', 'story');
+
+    const gif = await exportFile(page, 'gif');
+    expect(gif.d.suggestedFilename()).toBe(`lb-datapath-walkthrough-${n}-story-steps.gif`);
+    const g = gifBlocks(new Uint8Array(gif.bytes));
+    // Frames counted by their graphic control extensions (0x21 0xF9): one per story step.
+    expect(g.controls).toBe(n);
+    expect(g.images).toBe(n);
+    await expect(page.getByTestId('export-status')).toContainText(
+      `GIF ready: ${n} frames (one per story step`,
+    );
+    const gifStatus = await page.getByTestId('export-status').textContent();
+    console.log(`walkthrough: ${gifStatus}`);
+
+    if (await pageEncodesAvc(page)) {
+      const mp4 = await exportFile(page, 'mp4');
+      expect(mp4.d.suggestedFilename()).toBe(`lb-datapath-walkthrough-${n}-story-steps.mp4`);
+      expect(mp4.bytes.toString('latin1', 4, 8)).toBe('ftyp');
+      expect(mp4Summary(mp4.bytes).samples).toBe(n);
+      console.log(`walkthrough: ${await page.getByTestId('export-status').textContent()}`);
+    }
+
+    // The handout: one figure per story step, captioned with the story step's own words.
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      dialog.locator('button[data-export="handout"]').click(),
+    ]);
+    await expect(dialog).toHaveAttribute('data-export-state', 'done');
+    await expect(popup.locator('h1')).toContainText(NODEPORT_TO_LOADBALANCER_STORY.title);
+    const figures = popup.locator('figure');
+    await expect(figures).toHaveCount(n);
+    for (const [k, s] of STORY.entries()) {
+      const f = figures.nth(k);
+      await expect(f.locator('figcaption h2')).toHaveText(s.title);
+      await expect(f.locator('figcaption p').last()).toHaveText(s.body);
+      await expect(f.locator('figcaption .count')).toContainText(`Story step ${k + 1} of ${n}`);
+      // Each frame's drawing carries its own caption as text, too.
+      await expect(f.locator('svg').first()).toContainText(s.title.slice(0, 20));
+    }
+    await popup.close();
+
+    // The view on screen is where it was: same step of the same trace, same narration.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await app.expectStep(2);
+    expect(await app.stepCount()).toBe(steps);
+    expect(await app.narrationTitle()).toBe(title);
   });
 
   test('a 1,000-node cluster: SVG and GIF export, timed', async ({ page }) => {

@@ -1,23 +1,40 @@
 /**
  * The Export dialog (a native modal `<dialog>`: focus stays in it, Esc closes it, focus goes
- * back to "Export…"): the current frame as SVG or PNG, the whole trace as an animated GIF, a
- * WebM video or a printable handout. Progress and the result are announced in a live region
- * ("GIF: frame 5 of 13…", then what was saved); the file is downloaded, and a link saves it
- * again. WebM needs WebCodecs' VideoEncoder: where the browser lacks it (or every codec), the
- * dialog says so and the button is off.
+ * back to "Export…"): the current frame as SVG or PNG; the whole trace, or the walkthrough (one
+ * frame per story step), as an animated GIF, a WebM or MP4 video or a printable handout.
+ * Progress and the result are announced in a live region ("GIF: frame 5 of 13…", then what was
+ * saved); the file is downloaded, and a link saves it again. Video needs WebCodecs'
+ * VideoEncoder with the container's codec (VP9/VP8/AV1 for WebM, H.264 for MP4): where the
+ * browser lacks it, the dialog says so and the button is off.
  */
 import { useEffect, useRef, useState } from 'react';
-import { selectStepCount, selectStepIndex, useAppStore, useAppStoreApi } from '../../store';
-import type { ExportKind } from './naming';
+import {
+  selectStepCount,
+  selectStepIndex,
+  selectStory,
+  useAppStore,
+  useAppStoreApi,
+} from '../../store';
+import type { ExportKind, FrameSource } from './naming';
 import { formatBytes } from './naming';
 import './export.css';
 
 type Support = 'checking' | 'yes' | 'no';
 
-/** Whether this browser can encode a WebM video (VP9, VP8 or AV1 through VideoEncoder). */
-async function webmSupport(): Promise<boolean> {
+/**
+ * Codec strings asked of VideoEncoder (at 1280×720) to tell whether a container can be made
+ * here, before loading the encoder: WebM's VP9, VP8, AV1; MP4's H.264 High, Main or Baseline
+ * profile at level 4 (mediabunny picks the exact level for the frame size when it encodes).
+ */
+const PROBES = {
+  webm: ['vp09.00.10.08', 'vp8', 'av01.0.04M.08'],
+  mp4: ['avc1.640028', 'avc1.4d0028', 'avc1.420028'],
+};
+
+/** Whether this browser can encode one of `codecs` through VideoEncoder. */
+async function encodes(codecs: readonly string[]): Promise<boolean> {
   if (typeof VideoEncoder === 'undefined') return false;
-  for (const codec of ['vp09.00.10.08', 'vp8', 'av01.0.04M.08']) {
+  for (const codec of codecs) {
     try {
       const r = await VideoEncoder.isConfigSupported({ codec, width: 1280, height: 720 });
       if (r.supported) return true;
@@ -65,6 +82,7 @@ const LABEL: Record<ExportKind, string> = {
   png: 'PNG',
   gif: 'GIF',
   webm: 'WebM',
+  mp4: 'MP4',
   handout: 'Handout',
 };
 
@@ -73,8 +91,13 @@ export default function ExportDialog({ open, onClose }: { open: boolean; onClose
   const store = useAppStoreApi();
   const count = useAppStore(selectStepCount);
   const index = useAppStore(selectStepIndex);
+  const story = useAppStore(selectStory);
   const dialog = useRef<HTMLDialogElement>(null);
-  const [support, setSupport] = useState<Support>('checking');
+  const [support, setSupport] = useState<{ webm: Support; mp4: Support }>({
+    webm: 'checking',
+    mp4: 'checking',
+  });
+  const [source, setSource] = useState<FrameSource>('trace');
   const [state, setState] = useState<State>({ kind: 'idle' });
   const [status, setStatus] = useState('');
   const [saved, setSaved] = useState<Saved | null>(null);
@@ -88,7 +111,9 @@ export default function ExportDialog({ open, onClose }: { open: boolean; onClose
 
   useEffect(() => {
     let live = true;
-    void webmSupport().then((ok) => live && setSupport(ok ? 'yes' : 'no'));
+    void Promise.all([encodes(PROBES.webm), encodes(PROBES.mp4)]).then(
+      ([webm, mp4]) => live && setSupport({ webm: webm ? 'yes' : 'no', mp4: mp4 ? 'yes' : 'no' }),
+    );
     return () => {
       live = false;
     };
@@ -112,7 +137,7 @@ export default function ExportDialog({ open, onClose }: { open: boolean; onClose
     setStatus(`${LABEL[kind]}: starting…`);
     try {
       const { runExport } = await import('./runExport');
-      const r = await runExport(kind, store, dialog.current, setStatus);
+      const r = await runExport(kind, store, dialog.current, setStatus, source);
       if (kind === 'handout' && w && !w.closed) {
         showHandout(w, await r.blob.text());
         setStatus(`${r.message} Opened in a new window to print.`);
@@ -134,7 +159,12 @@ export default function ExportDialog({ open, onClose }: { open: boolean; onClose
   };
 
   const frame = index < 0 ? 'before the first step' : `step ${index + 1} of ${count}`;
-  const none = count === 0;
+  const stories = story.steps.filter((s) => s.applies).length;
+  const none = source === 'story' ? stories === 0 : count === 0;
+  const storyCount =
+    stories === story.steps.length
+      ? `${stories} story steps`
+      : `${stories} of its ${story.steps.length} story steps apply to this cluster`;
   const action = (
     kind: ExportKind,
     text: string,
@@ -159,7 +189,9 @@ export default function ExportDialog({ open, onClose }: { open: boolean; onClose
       aria-labelledby="export-title"
       data-testid="export-dialog"
       data-export-state={state.kind}
-      data-webm-support={support}
+      data-webm-support={support.webm}
+      data-mp4-support={support.mp4}
+      data-export-source={source}
       onClose={onClose}
     >
       <div className="export-head">
@@ -170,7 +202,7 @@ export default function ExportDialog({ open, onClose }: { open: boolean; onClose
       </div>
       <p className="export-note">
         Frames are drawn from the model’s steps, in the theme on screen, each with its step’s
-        narration above the drawing.
+        narration (or the walkthrough’s words for its story step) above the drawing.
       </p>
       <section aria-labelledby="export-frame">
         <h3 id="export-frame">This frame ({frame})</h3>
@@ -179,22 +211,55 @@ export default function ExportDialog({ open, onClose }: { open: boolean; onClose
           {action('png', 'PNG (2× pixels)')}
         </div>
       </section>
-      <section aria-labelledby="export-trace">
-        <h3 id="export-trace">
-          The whole trace ({count} step{count === 1 ? '' : 's'}, one frame each)
-        </h3>
+      <section aria-labelledby="export-anim">
+        <h3 id="export-anim">Animation and handout</h3>
+        <fieldset className="export-source">
+          <legend>Frames from</legend>
+          <label>
+            <input
+              type="radio"
+              name="export-source"
+              value="trace"
+              checked={source === 'trace'}
+              onChange={() => setSource('trace')}
+            />
+            This trace ({count} step{count === 1 ? '' : 's'}, one frame each)
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="export-source"
+              value="story"
+              checked={source === 'story'}
+              disabled={stories === 0}
+              onChange={() => setSource('story')}
+            />
+            The walkthrough ({storyCount}, one frame each)
+          </label>
+        </fieldset>
         <div className="export-actions">
           {action('gif', 'Animated GIF', { disabled: none })}
           {action('webm', 'Video (WebM)', {
-            disabled: none || support !== 'yes',
-            describedBy: support === 'no' ? 'export-webm-missing' : undefined,
+            disabled: none || support.webm !== 'yes',
+            describedBy: support.webm === 'no' ? 'export-webm-missing' : undefined,
+          })}
+          {action('mp4', 'Video (MP4)', {
+            disabled: none || support.mp4 !== 'yes',
+            describedBy: support.mp4 === 'no' ? 'export-mp4-missing' : undefined,
           })}
           {action('handout', 'Print handout…', { disabled: none })}
         </div>
-        {support === 'no' && (
+        {support.webm === 'no' && (
           <p id="export-webm-missing" className="export-missing" data-testid="export-webm-missing">
             This browser cannot encode video (no WebCodecs VideoEncoder for VP9, VP8 or AV1), so
             WebM is not available here. The animated GIF has the same frames.
+          </p>
+        )}
+        {support.mp4 === 'no' && (
+          <p id="export-mp4-missing" className="export-missing" data-testid="export-mp4-missing">
+            {support.webm === 'yes'
+              ? 'This browser cannot encode MP4 (H.264) video; WebM works.'
+              : 'This browser cannot encode MP4 (H.264) video either; the animated GIF has the same frames.'}
           </p>
         )}
       </section>

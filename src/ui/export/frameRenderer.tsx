@@ -23,6 +23,11 @@ import type { FrameColours } from './frameSvg';
 export interface FrameRenderer {
   /** Renders step `index` (-1: before the first) and returns its `<svg>`, in the document. */
   show(index: number): SVGSVGElement;
+  /**
+   * Renders another state altogether (a walkthrough step's scene, answer and step: see
+   * storyFrames.ts), paused, and returns its `<svg>`.
+   */
+  showState(state: Store): SVGSVGElement;
   /** The theme's resolved colours where the stage is. */
   colours: FrameColours;
   dispose(): void;
@@ -87,15 +92,24 @@ export function openFrameRenderer(live: AppStore, anchor: Element): FrameRendere
     muted: cs.getPropertyValue('--muted').trim() || cs.color,
     font: cs.getPropertyValue('--font').trim() || 'sans-serif',
   };
+  const drawn = () => {
+    const svg = host.querySelector<SVGSVGElement>('svg.topology');
+    if (!svg) throw new Error('The stage has nothing to draw: the model has no answer yet.');
+    return svg;
+  };
   return {
     colours,
     show(index) {
       flushSync(() =>
         frames.setState({ playback: { ...frames.getState().playback, stepIndex: index } }),
       );
-      const svg = host.querySelector<SVGSVGElement>('svg.topology');
-      if (!svg) throw new Error('The stage has nothing to draw: the model has no answer yet.');
-      return svg;
+      return drawn();
+    },
+    showState(state) {
+      flushSync(() =>
+        frames.setState({ ...state, playback: { ...state.playback, playing: false } }),
+      );
+      return drawn();
     },
     dispose() {
       if (!host.isConnected) return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCENE, canonicalObjects, runScene } from '../../model';
-import { exportFileName, formatBytes, frameAt, frameList } from './naming';
+import { exportFileName, formatBytes, frameAt, frameList, storyFrameSpec } from './naming';
 
 const trace = runScene(canonicalObjects(), DEFAULT_SCENE).trace;
 
@@ -64,5 +64,44 @@ describe('formatBytes', () => {
     expect(formatBytes(812)).toBe('812 B');
     expect(formatBytes(48_300)).toBe('48.3 KB');
     expect(formatBytes(2_410_000)).toBe('2.41 MB');
+  });
+});
+
+describe('storyFrameSpec', () => {
+  it('captions a story step with its own words and both positions', () => {
+    const words = { title: '4. The load balancer picks a node', body: 'It picks one.' };
+    const reply = trace.steps.findIndex((s) => s.direction === 'reply');
+    expect(storyFrameSpec(words, 3, 5, trace, 1)).toEqual({
+      index: 1,
+      label: `Story step 4 of 5 · trace step 2 of ${trace.steps.length}, request →`,
+      ...words,
+    });
+    expect(storyFrameSpec(words, 3, 5, trace, reply).label).toBe(
+      `Story step 4 of 5 · trace step ${reply + 1} of ${trace.steps.length}, reply ←`,
+    );
+    expect(storyFrameSpec(words, 0, 5, trace, -1)).toMatchObject({
+      index: -1,
+      label: 'Story step 1 of 5 · before the first packet',
+    });
+  });
+});
+
+describe('exportFileName: MP4 and the walkthrough', () => {
+  it('names the trace MP4 like the WebM and the walkthrough by its story steps', () => {
+    expect(exportFileName('mp4', { policy: 'Local', steps: 9 })).toBe(
+      'lb-datapath-local-9-steps.mp4',
+    );
+    const story = { policy: 'Cluster', steps: 5, source: 'story' as const };
+    expect(exportFileName('gif', story)).toBe('lb-datapath-walkthrough-5-story-steps.gif');
+    expect(exportFileName('webm', story)).toBe('lb-datapath-walkthrough-5-story-steps.webm');
+    expect(exportFileName('mp4', story)).toBe('lb-datapath-walkthrough-5-story-steps.mp4');
+    expect(exportFileName('handout', story)).toBe('lb-datapath-walkthrough-handout.html');
+    expect(exportFileName('gif', { ...story, steps: 1 })).toBe(
+      'lb-datapath-walkthrough-1-story-step.gif',
+    );
+    // A single frame is the frame on screen, whatever the animation's source.
+    expect(exportFileName('svg', { ...story, steps: 13, step: 2 })).toBe(
+      'lb-datapath-cluster-step-3-of-13.svg',
+    );
   });
 });

@@ -42,15 +42,46 @@ export function frameAt(trace: Trace, index: number): FrameSpec {
   };
 }
 
+/**
+ * The frame for walkthrough step `story` (0-based, of `stories` in the walkthrough), whose scene
+ * traced `trace` and which shows trace step `index` of it (-1: before the first step): captioned
+ * with the story step's own title and sentences, labelled with both positions, e.g.
+ * "Story step 4 of 5 · trace step 2 of 13, request →".
+ */
+export function storyFrameSpec(
+  step: { title: string; body: string },
+  story: number,
+  stories: number,
+  trace: Trace,
+  index: number,
+): FrameSpec {
+  const n = trace.steps.length;
+  const at = trace.steps[index];
+  const where = at
+    ? `trace step ${index + 1} of ${n}, ${at.direction === 'reply' ? 'reply ←' : 'request →'}`
+    : 'before the first packet';
+  return {
+    index: at ? index : -1,
+    label: `Story step ${story + 1} of ${stories} · ${where}`,
+    title: step.title,
+    body: step.body,
+  };
+}
+
 /** The export formats. */
-export type ExportKind = 'svg' | 'png' | 'gif' | 'webm' | 'handout';
+export type ExportKind = 'svg' | 'png' | 'gif' | 'webm' | 'mp4' | 'handout';
+
+/** What an animation or handout draws: the trace on screen, or the walkthrough's story steps. */
+export type FrameSource = 'trace' | 'story';
 
 /** What a file name is made of. */
 export interface NameParts {
   /** `spec.externalTrafficPolicy`: Cluster | Local. */
   policy: string;
-  /** How many steps the trace has. */
+  /** How many steps the trace has (for `source: 'story'`, how many story steps are drawn). */
   steps: number;
+  /** Animations and handouts: whose frames (default `trace`). */
+  source?: FrameSource;
   /** The current step index (-1: before the first), for single frames. */
   step?: number;
   /** For the PNG: its size in device pixels. */
@@ -66,10 +97,15 @@ const slug = (s: string) =>
 /**
  * The download's file name: `lb-datapath-<policy>-step-<k>-of-<n>.svg`,
  * `…-step-<k>-of-<n>-<W>x<H>@2x.png` (W × H in device pixels), `lb-datapath-<policy>-<n>-steps.gif`
- * / `.webm`, `lb-datapath-<policy>-handout.html`. `k` is 1-based; before the first step it is
- * `start`.
+ * / `.webm` / `.mp4`, `lb-datapath-<policy>-handout.html`; the walkthrough's:
+ * `lb-datapath-walkthrough-<n>-story-steps.gif` (…`.webm`, `.mp4`) and
+ * `lb-datapath-walkthrough-handout.html`. `k` is 1-based; before the first step it is `start`.
  */
 export function exportFileName(kind: ExportKind, p: NameParts): string {
+  if (p.source === 'story' && kind !== 'svg' && kind !== 'png')
+    return kind === 'handout'
+      ? 'lb-datapath-walkthrough-handout.html'
+      : `lb-datapath-walkthrough-${p.steps}-story-step${p.steps === 1 ? '' : 's'}.${kind}`;
   const base = `lb-datapath-${slug(p.policy)}`;
   const step = p.step === undefined || p.step < 0 ? 'start' : String(p.step + 1);
   switch (kind) {
@@ -81,6 +117,7 @@ export function exportFileName(kind: ExportKind, p: NameParts): string {
     }
     case 'gif':
     case 'webm':
+    case 'mp4':
       return `${base}-${p.steps}-step${p.steps === 1 ? '' : 's'}.${kind}`;
     case 'handout':
       return `${base}-handout.html`;

@@ -1,10 +1,11 @@
 /**
  * Runs one export: renders the frames from the model's steps (frameRenderer.tsx), serialises
- * them (frameSvg.ts), rasterises (raster.ts) and encodes them (encodeGif.ts, encodeWebm.ts,
+ * them (frameSvg.ts), rasterises (raster.ts) and encodes them (encodeGif.ts, encodeVideo.ts,
  * handout.ts), reporting progress, and yields to the page between frames so it stays
  * responsive. Loaded by the Export dialog on first use (the encoders are loaded only for
  * their format).
  */
+import type { Trace } from '../../model/trace/types';
 import type { AppStore } from '../../store';
 import { selectScene, selectTrace } from '../../store';
 import { openFrameRenderer } from './frameRenderer';
@@ -13,8 +14,9 @@ import { frameSvg } from './frameSvg';
 import type { FrameSvg } from './frameSvg';
 import { handoutHtml } from './handout';
 import { FRAME_MS, exportFileName, formatBytes, frameAt, frameList } from './naming';
-import type { ExportKind, FrameSpec } from './naming';
+import type { ExportKind, FrameSource, FrameSpec } from './naming';
 import { canvasPng, drawFrame, frameCanvas } from './raster';
+import { storyFrames } from './storyFrames';
 
 /** A finished export: the file to save and what to announce. */
 export interface ExportResult {
@@ -56,17 +58,63 @@ async function renderAll(
   return out;
 }
 
+/** An animation's or handout's frames, their captions and the handout's title. */
+interface FrameSet {
+  title: string;
+  specs: FrameSpec[];
+  frames: FrameSvg[];
+}
+
+/**
+ * The frames of `source`: every step of `trace` (the view on screen), or one per walkthrough
+ * step that applies (storyFrames.ts: each its own scene, answer and step).
+ */
+async function animationFrames(
+  source: FrameSource,
+  r: FrameRenderer,
+  store: AppStore,
+  trace: Trace,
+  kind: ExportKind,
+  progress: (m: string) => void,
+): Promise<FrameSet> {
+  const what =
+    kind === 'gif' ? 'GIF' : kind === 'webm' ? 'WebM' : kind === 'mp4' ? 'MP4' : 'Handout';
+  // The handout puts every frame on one page: each needs its own marker ids.
+  const prefix = (i: number) => (kind === 'handout' ? `lbdp-f${i + 1}` : 'lbdp');
+  if (source === 'story') {
+    const story = await storyFrames(store, progress);
+    const frames: FrameSvg[] = [];
+    for (const [i, f] of story.frames.entries()) {
+      progress(`${what}: drawing frame ${i + 1} of ${story.frames.length}…`);
+      frames.push(frameSvg(r.showState(f.state), f.spec, r.colours, prefix(i)));
+      await pause();
+    }
+    return { title: story.title, specs: story.frames.map((f) => f.spec), frames };
+  }
+  const specs = frameList(trace);
+  if (specs.length === 0) throw new Error('This trace has no steps to export.');
+  const sc = selectScene(store.getState());
+  return {
+    title: `externalTrafficPolicy: ${sc.externalTrafficPolicy} · ipMode: ${sc.ipMode}`,
+    specs,
+    frames: await renderAll(r, specs, what, progress, prefix),
+  };
+}
+
 /**
  * Exports the view in `store` as `kind`: the current step as SVG or PNG (2× device pixels),
- * or every trace step as GIF, WebM or a handout (one frame per step). `anchor` is an element
- * of the app (the themed ancestor and the stage on screen are found from it).
- * @throws {Error} with a sentence for the person: no steps, no encoder, a failed decode.
+ * or, as GIF, WebM, MP4 or a handout, every step of the trace (`source` 'trace', one frame per
+ * step) or of the walkthrough ('story', one frame per story step that applies). `anchor` is an
+ * element of the app (the themed ancestor and the stage on screen are found from it).
+ * @throws {Error} with a sentence for the person: no steps, no encoder, a failed decode, no
+ * answer from the model.
  */
 export async function runExport(
   kind: ExportKind,
   store: AppStore,
   anchor: Element,
   progress: (message: string) => void,
+  source: FrameSource = 'trace',
 ): Promise<ExportResult> {
   const t0 = performance.now();
   const state = store.getState();
@@ -101,27 +149,23 @@ export async function runExport(
         message: `PNG ready: ${pixels.width}×${pixels.height} device px (2× the ${f.width}×${f.height} frame), ${formatBytes(blob.size)}, in ${seconds(ms)}.`,
       };
     }
-    const specs = frameList(trace);
-    if (specs.length === 0) throw new Error('This trace has no steps to export.');
-    const what = kind === 'gif' ? 'GIF' : kind === 'webm' ? 'WebM' : 'Handout';
-    const frames = await renderAll(r, specs, what, progress, (i) =>
-      kind === 'handout' ? `lbdp-f${i + 1}` : 'lbdp',
-    );
+    const set = await animationFrames(source, r, store, trace, kind, progress);
     r.dispose();
+    const { specs, frames } = set;
+    const parts = { policy, steps: source === 'story' ? frames.length : steps, source };
+    const unit = source === 'story' ? 'story step' : 'step';
     if (kind === 'handout') {
-      const sc = selectScene(state);
-      const title = `externalTrafficPolicy: ${sc.externalTrafficPolicy} · ipMode: ${sc.ipMode}`;
       const html = handoutHtml(
-        title,
+        set.title,
         frames.map((f, i) => ({ spec: specs[i]!, svg: f.markup })),
       );
       const blob = new Blob([html], { type: 'text/html' });
       const ms = performance.now() - t0;
       return {
-        fileName: exportFileName('handout', { policy, steps }),
+        fileName: exportFileName('handout', parts),
         blob,
         ms,
-        message: `Handout ready: ${frames.length} steps, in ${seconds(ms)}.`,
+        message: `Handout ready: ${frames.length} ${unit}s, in ${seconds(ms)}.`,
       };
     }
     const size = maxSize(frames);
@@ -140,33 +184,35 @@ export async function runExport(
       const blob = new Blob([gif.finish() as Uint8Array<ArrayBuffer>], { type: 'image/gif' });
       const ms = performance.now() - t0;
       return {
-        fileName: exportFileName('gif', { policy, steps }),
+        fileName: exportFileName('gif', parts),
         blob,
         ms,
-        message: `GIF ready: ${frames.length} frames (one per step, ${FRAME_MS / 1000} s each), ${canvas.width}×${canvas.height} px, ${formatBytes(blob.size)}, in ${seconds(ms)}.`,
+        message: `GIF ready: ${frames.length} frames (one per ${unit}, ${FRAME_MS / 1000} s each), ${canvas.width}×${canvas.height} px, ${formatBytes(blob.size)}, in ${seconds(ms)}.`,
       };
     }
-    const { webmWriter } = await import('./encodeWebm');
-    // Sharp text at 2×, within what every VP9 encoder takes (1920 px on the long side).
+    const container = kind;
+    const LABEL = container === 'mp4' ? 'MP4' : 'WebM';
+    const { videoWriter } = await import('./encodeVideo');
+    // Sharp text at 2×, within what every encoder takes (1920 px on the long side).
     const scale = Math.min(2, 1920 / size.width, 1920 / size.height);
     const canvas = frameCanvas(size, scale, true);
     await drawFrame(frames[0]!, canvas, scale, ground);
-    const video = await webmWriter(canvas);
+    const video = await videoWriter(canvas, container);
     for (const [i, f] of frames.entries()) {
-      progress(`WebM: frame ${i + 1} of ${frames.length}…`);
+      progress(`${LABEL}: frame ${i + 1} of ${frames.length}…`);
       if (i > 0) await drawFrame(f, canvas, scale, ground);
       await video.add(FRAME_MS / 1000);
       await pause();
     }
     const blob = new Blob([(await video.finish()) as Uint8Array<ArrayBuffer>], {
-      type: 'video/webm',
+      type: container === 'mp4' ? 'video/mp4' : 'video/webm',
     });
     const ms = performance.now() - t0;
     return {
-      fileName: exportFileName('webm', { policy, steps }),
+      fileName: exportFileName(container, parts),
       blob,
       ms,
-      message: `WebM ready (${video.codec.toUpperCase()}): ${frames.length} frames, ${FRAME_MS / 1000} s each, ${canvas.width}×${canvas.height} px, ${formatBytes(blob.size)}, in ${seconds(ms)}.`,
+      message: `${LABEL} ready (${video.codec === 'avc' ? 'H.264' : video.codec.toUpperCase()}): ${frames.length} frames (one per ${unit}), ${FRAME_MS / 1000} s each, ${canvas.width}×${canvas.height} px, ${formatBytes(blob.size)}, in ${seconds(ms)}.`,
     };
   } finally {
     r.dispose();
