@@ -44,6 +44,30 @@ export class StagePage {
     );
   }
 
+  /**
+   * Like {@link texts}, with `size` the font size as drawn on screen: the computed size times
+   * the SVG's scale to the screen (present mode draws the scene through a scaled viewBox).
+   */
+  screenTexts(): Promise<TextBox[]> {
+    return this.svg.evaluate((svg) =>
+      [...svg.querySelectorAll('text')]
+        .filter((t) => (t.textContent ?? '').trim() !== '')
+        .map((t) => {
+          const r = t.getBoundingClientRect();
+          const m = t.getScreenCTM();
+          const scale = m ? Math.hypot(m.a, m.b) : 1;
+          return {
+            text: t.textContent ?? '',
+            x: r.x,
+            y: r.y,
+            w: r.width,
+            h: r.height,
+            size: parseFloat(getComputedStyle(t).fontSize) * scale,
+          };
+        }),
+    );
+  }
+
   /** The SVG's own client rect. */
   box(): Promise<{ x: number; y: number; w: number; h: number }> {
     return this.svg.evaluate((svg) => {

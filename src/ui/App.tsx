@@ -36,6 +36,7 @@ import { TutorialToggle } from './tutorial/TutorialToggle';
 import { RestoreNotice } from './tutorial/RestoreNotice';
 import { parseLearnHash, useLocationHash } from './tutorial/route';
 import { TIME_KEYS, TimeViewToggle, TimeWorkspace, useTimeView } from './timeline/entry';
+import { PresentButton, PresentMode, usePresentKey, usePresentRoute } from './present/entry';
 import './theme/tokens.css';
 import './styles.css';
 import './layout.css';
@@ -77,6 +78,7 @@ function Header({ reading, cluster }: { reading: boolean; cluster: ReactNode }) 
         <CopyLinkButton />
         <EmbedCodeButton />
         <ExportMenu />
+        <PresentButton />
         <ThemePicker />
       </div>
     </header>
@@ -172,7 +174,9 @@ function TraceLayout() {
 
 function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
   const store = useAppStoreApi();
-  useGlobalKeys(store);
+  const presenting = usePresentRoute().on;
+  useGlobalKeys(store, !presenting);
+  usePresentKey(presenting);
   usePlaybackClock(store);
   const [notice, setNotice] = useState(initialNotice);
   useShareSync(store, setNotice);
@@ -191,7 +195,7 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
   const fit = !timeView;
   return (
     <div
-      className={`app${fit ? ' fit' : ''}${route ? ' reading' : ''}`}
+      className={`app${fit ? ' fit' : ''}${route ? ' reading' : ''}${presenting ? ' presenting' : ''}`}
       data-theme={theme}
       data-step-index={index}
       data-step-count={count}
@@ -212,54 +216,60 @@ function Shell({ notice: initialNotice }: { notice?: string | undefined }) {
       data-reading={route ? 'true' : 'false'}
       data-testid="app"
     >
-      <Header
-        reading={route !== null}
-        cluster={
-          <ClusterImport
-            open={importOpen}
-            onOpenChange={setImportOpen}
-            onNotice={setImportNotice}
+      {presenting ? (
+        <PresentMode />
+      ) : (
+        <>
+          <Header
+            reading={route !== null}
+            cluster={
+              <ClusterImport
+                open={importOpen}
+                onOpenChange={setImportOpen}
+                onNotice={setImportNotice}
+              />
+            }
           />
-        }
-      />
-      <div className="notices">
-        {notice && <ShareNotice text={notice} onDismiss={dismiss} />}
-        <RestoreNotice reading={route !== null} />
-        {modelError && (
-          <p className="model-error" role="alert">
-            The model could not run this scene: {modelError}
-          </p>
-        )}
-        <ImportNoticeLine notice={importNotice} onDismiss={() => setImportNotice(null)} />
-      </div>
-      <div className={route ? 'workspace reading' : 'workspace'}>
-        {route && (
-          <ErrorBoundary name="the tutorial">
-            <Suspense
-              fallback={
-                <p className="tutorial-loading" role="status">
-                  Loading the tutorial…
-                </p>
-              }
-            >
-              <TutorialReader route={route} />
-            </Suspense>
-          </ErrorBoundary>
-        )}
-        {timeView ? <TimeWorkspace /> : <TraceLayout />}
-      </div>
-      <footer className="app-footer">
-        {timeView ? (
-          TIME_KEYS
-        ) : (
-          <>
-            Keys: Space play/pause · ← → step · Home/End first/last · &lt; &gt; speed · P policy · I
-            ipMode · R re-roll · Esc gives the keys back to the player
-            {route &&
-              ' · In the tutorial’s text, Space, Page Up/Down and Home/End scroll it; the player’s keys wait for Esc'}
-          </>
-        )}
-      </footer>
+          <div className="notices">
+            {notice && <ShareNotice text={notice} onDismiss={dismiss} />}
+            <RestoreNotice reading={route !== null} />
+            {modelError && (
+              <p className="model-error" role="alert">
+                The model could not run this scene: {modelError}
+              </p>
+            )}
+            <ImportNoticeLine notice={importNotice} onDismiss={() => setImportNotice(null)} />
+          </div>
+          <div className={route ? 'workspace reading' : 'workspace'}>
+            {route && (
+              <ErrorBoundary name="the tutorial">
+                <Suspense
+                  fallback={
+                    <p className="tutorial-loading" role="status">
+                      Loading the tutorial…
+                    </p>
+                  }
+                >
+                  <TutorialReader route={route} />
+                </Suspense>
+              </ErrorBoundary>
+            )}
+            {timeView ? <TimeWorkspace /> : <TraceLayout />}
+          </div>
+          <footer className="app-footer">
+            {timeView ? (
+              TIME_KEYS
+            ) : (
+              <>
+                Keys: Space play/pause · ← → step · Home/End first/last · &lt; &gt; speed · P policy
+                · I ipMode · R re-roll · Esc gives the keys back to the player
+                {route &&
+                  ' · In the tutorial’s text, Space, Page Up/Down and Home/End scroll it; the player’s keys wait for Esc'}
+              </>
+            )}
+          </footer>
+        </>
+      )}
     </div>
   );
 }

@@ -110,10 +110,11 @@ export function handlePlayerKey(store: AppStore, e: KeyboardEvent): boolean {
  * Global shortcuts (Space, ←/→, Home/End, …) from the command records; Escape releases focus.
  * The tutorial reader's text keeps its scrolling keys ({@link readerScrollTarget}).
  */
-export function useGlobalKeys(store: AppStore): void {
+export function useGlobalKeys(store: AppStore, enabled = true): void {
   useEffect(() => {
+    if (!enabled) return; // present mode has its own keys (src/ui/present/)
     const onKey = (e: KeyboardEvent) => void handlePlayerKey(store, e);
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
+  }, [store, enabled]);
 }

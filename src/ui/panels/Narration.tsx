@@ -1,4 +1,5 @@
 import type { Trace } from '../../model/trace/types';
+import './panels.css';
 import type { ClientModel } from '../../model/scenario/cluster';
 import {
   selectCluster,
@@ -31,6 +32,19 @@ function intro(trace: Trace, client: ClientModel | undefined) {
   };
 }
 
+/**
+ * The words for step `index` of `trace` (-1: before the first step): the step's own narration,
+ * or the introduction. Shared with present mode's speaker notes.
+ */
+export function narrationText(
+  trace: Trace,
+  index: number,
+  client: ClientModel | undefined,
+): { title: string; body: string } {
+  const step = trace.steps[index];
+  return step ? step.narration : intro(trace, client);
+}
+
 /** The current step's title and sentences, announced politely to screen readers. */
 export function Narration() {
   const trace = useAppStore(selectTrace);
@@ -40,7 +54,7 @@ export function Narration() {
   const cluster = useAppStore(selectCluster);
   const client = cluster?.clients.find((c) => c.name === scene.client);
   const count = trace.steps.length;
-  const text = step ? step.narration : intro(trace, client);
+  const text = narrationText(trace, index, client);
   const atEnd = count > 0 && index === count - 1;
   return (
     <div className="narration" aria-live="polite" aria-atomic="true" data-testid="narration-text">

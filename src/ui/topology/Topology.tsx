@@ -46,13 +46,19 @@ interface TopologyProps {
   overlay?: (l: TopologyLayout) => ReactNode;
   /** Draw each node's "in / out of rotation" badge (the time view draws its own). */
   rotationBadges?: boolean;
+  /**
+   * Draw everything this many times larger (present mode: a projector's screen). The scene is
+   * laid out for the stage's size divided by it and the SVG scaled back up (its viewBox), so a
+   * 12 px label is 12 × scale CSS px on screen. Default 1.
+   */
+  scale?: number;
 }
 
 /**
  * The stage: client → cloud load balancer → the cluster's nodes, the wires and the packet, in
  * real pixels (the SVG fills its box; 1 unit = 1 CSS px), with pan and zoom, and a legend.
  */
-export function Topology({ overlay, rotationBadges = true }: TopologyProps) {
+export function Topology({ overlay, rotationBadges = true, scale = 1 }: TopologyProps) {
   const store = useAppStoreApi();
   const result = useAppStore(selectResult);
   const modelError = useAppStore(selectModelError);
@@ -60,7 +66,15 @@ export function Topology({ overlay, rotationBadges = true }: TopologyProps) {
   const trace = useAppStore(selectTrace);
   const { stepIndex, speed } = useAppStore(selectPlayback);
   const focus = useAppStore(selectStoryFocus);
-  const [canvasRef, size] = useStageSize<HTMLDivElement>();
+  const [canvasRef, measured] = useStageSize<HTMLDivElement>();
+  // The size the scene is laid out for, in drawing units (CSS px / scale).
+  const size = useMemo(
+    () => ({
+      width: Math.floor(measured.width / scale),
+      height: Math.floor(measured.height / scale),
+    }),
+    [measured.width, measured.height, scale],
+  );
   const [expanded, setExpanded] = useState(false);
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const ids: StageIds = useMemo(
@@ -118,7 +132,7 @@ export function Topology({ overlay, rotationBadges = true }: TopologyProps) {
   // The stage grows to what the drawing needs; it never scales the drawing down.
   // The stage grows to what the drawing needs (it never scales the drawing down); a parent
   // with a definite, larger height gives it more room to unfold.
-  const minHeight = l ? l.minHeight : FALLBACK_SIZE.height;
+  const minHeight = (l ? l.minHeight : FALLBACK_SIZE.height) * scale;
   const controls = <ZoomControls zoomBy={zoomBy} fit={fit} />;
   // Narrow stages keep the zoom buttons out of the drawing, in a row above the legend.
   const canvas = (body: ReactNode) => (
@@ -164,8 +178,8 @@ export function Topology({ overlay, rotationBadges = true }: TopologyProps) {
       <svg
         ref={svgRef}
         className="topology"
-        width={l.width}
-        height={l.height}
+        width={l.width * scale}
+        height={l.height * scale}
         viewBox={`0 0 ${l.width} ${l.height}`}
         role="group"
         aria-label={`Topology: client, cloud load balancer, ${cluster.nodes.length} nodes and their Pods`}
