@@ -200,7 +200,9 @@ test('bad options are named and the defaults used; axe finds nothing in the embe
 }) => {
   await page.goto('/embed.html?theme=blue&step=x&origin=docs.example.test');
   const problems = page.getByRole('status').filter({ hasText: 'theme=blue' });
-  await expect(problems).toContainText('theme=blue is not light, dark or auto: using auto.');
+  await expect(problems).toContainText(
+    'theme=blue is not light, dark, contrast or auto: using auto.',
+  );
   await expect(problems).toContainText(
     "step=x is not a step number (0, 1, 2, …): showing the link's step.",
   );

@@ -3,6 +3,7 @@
  * type a room can read at 1920×1080 with nothing overlapping.
  */
 import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { AppPage } from './pages/app';
@@ -157,3 +158,51 @@ for (const theme of ['light', 'dark', 'contrast'] as const)
       ).toEqual([]);
     });
   });
+
+test.describe('talks', () => {
+  test.use({ viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' });
+
+  test('a talk plays from its first beat to its last, each beat its own scene', async ({
+    page,
+  }) => {
+    // The talk's headings, in order, as the file has them (content/talks/, src/tutorial/talks.ts).
+    const headings = [
+      ...readFileSync('content/talks/nodeport-to-loadbalancer.md', 'utf8').matchAll(/^## (.+)$/gm),
+    ].map((m) => m[1]!.replaceAll('`', ''));
+    await page.goto('/?present=1&talk=nodeport-to-loadbalancer');
+    await expect(present(page)).toHaveAttribute('data-talk', 'nodeport-to-loadbalancer');
+    const beats = Number(await present(page).getAttribute('data-beats'));
+    expect(beats).toBeGreaterThanOrEqual(headings.length); // a `steps:` beat walks several steps
+    const caption = page.getByTestId('talk-caption');
+    await expect(caption.locator('.narration-title')).toHaveText(headings[0]!);
+    // The first beat is story step 1: the NodePort dialled on node-2… (scene:story=1).
+    const seen = new Set<string>();
+    for (let b = 0; b < beats; b++) {
+      await expect(present(page)).toHaveAttribute('data-beat', String(b));
+      await expect(page.getByRole('alert')).toHaveCount(0);
+      seen.add((await caption.locator('.narration-title').textContent()) ?? '');
+      expect(new URL(page.url()).searchParams.get('beat') ?? '0').toBe(String(b));
+      await page.keyboard.press('PageDown');
+    }
+    await expect(present(page)).toHaveAttribute('data-beat', String(beats - 1)); // stays at the end
+    expect([...seen].filter((t) => headings.includes(t))).toEqual(headings);
+    await expect(caption.locator('.narration-title')).toHaveText(headings.at(-1)!);
+    // The last beat: externalTrafficPolicy Local (its link says so).
+    await expect(page.getByTestId('app')).toHaveAttribute('data-policy', 'Local');
+    // The speaker view shows this beat's notes.
+    const [notes] = await Promise.all([page.waitForEvent('popup'), page.keyboard.press('n')]);
+    await expect(notes.getByTestId('speaker-notes')).not.toBeEmpty();
+    await expect(notes.getByTestId('speaker-where')).toHaveText(
+      `From NodePort to LoadBalancer, in five steps · beat ${beats} of ${beats}`,
+    );
+  });
+
+  test('the talk picker switches from the trace’s steps to a talk', async ({ page }) => {
+    await page.goto('/?present=1');
+    await expect(present(page)).toHaveAttribute('data-talk', '');
+    await page.getByRole('combobox', { name: 'Talk' }).selectOption('cluster-vs-local');
+    await expect(present(page)).toHaveAttribute('data-talk', 'cluster-vs-local');
+    await expect(present(page)).toHaveAttribute('data-beat', '0');
+    expect(new URL(page.url()).searchParams.get('talk')).toBe('cluster-vs-local');
+  });
+});

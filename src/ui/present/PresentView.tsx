@@ -6,7 +6,7 @@
  * Beats: without a talk, one beat per trace step ("before the first step" is beat 0, as the
  * player's step buttons number them). Type scales with the screen (./scale.ts).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CSSProperties } from 'react';
 import {
   selectCluster,
@@ -28,10 +28,16 @@ import { enterFullscreen, exitFullscreen, isFullscreen } from './fullscreen';
 import { PRESENT_KEYS, presentActionFor, typeDigit } from './keys';
 import { Laser } from './Laser';
 import { presentScale } from './scale';
-import { setPresentRoute } from './route';
+import { setPresentRoute, usePresentRoute } from './route';
+import { applyBeat } from './applyBeat';
+import { useTalk, useTalkList } from './useTalk';
 import { openSpeakerLink, speakerUrl } from './speakerProtocol';
 import type { BeatInfo, PresentMessage, PresentState, SpeakerLink } from './speakerProtocol';
+import type { TimeBeats } from './PresentTime';
 import './present.css';
+
+/** The Time & failures view in present mode (its own chunk, with the time view's). */
+const PresentTime = lazy(() => import('./PresentTime'));
 
 /** The speaker view's window, once opened (one per page: `N` again brings it back). */
 let notesWindow: Window | null = null;
@@ -90,8 +96,22 @@ export function PresentView() {
   usePlaybackClock(store);
   const stepIndex = useAppStore(selectStepIndex);
   const steps = useAppStore(selectStepCount);
-  const beats = steps + 1;
-  const beat = stepIndex + 1;
+  const route = usePresentRoute();
+  const talkState = useTalk(route.talk);
+  const talk = talkState.status === 'ok' ? talkState.talk : null;
+  const talks = useTalkList();
+  // The beats: a talk's sections, or the trace's steps ("before the first step" is beat 0).
+  // Without a talk, the Time & failures view's beats are its moments (PresentTime reports them).
+  const timeView = useAppStore((s) => s.time.view) === 'time';
+  const [timeBeats, setTimeBeats] = useState<TimeBeats | null>(null);
+  const byTime = timeView && !talk ? timeBeats : null;
+  const beats = talk ? talk.beats.length : byTime ? byTime.beats : steps + 1;
+  const beat = talk ? Math.min(route.beat, beats - 1) : byTime ? byTime.beat : stepIndex + 1;
+  const now = useRef({ beat, beats });
+  useEffect(() => {
+    now.current = { beat, beats };
+  }, [beat, beats]);
+  const [beatError, setBeatError] = useState<string | null>(null);
   const { width, height } = useWindowSize();
   const scale = presentScale(width, height);
   const [blank, setBlank] = useState(false);
@@ -108,18 +128,52 @@ export function PresentView() {
 
   const go = useCallback(
     (b: number) => {
+      const to = Math.max(0, Math.min(now.current.beats - 1, b));
+      if (talk) return setPresentRoute({ on: true, talk: talk.id, beat: to });
+      if (byTime) return byTime.go(to);
       const s = store.getState();
-      const count = selectStepCount(s) + 1;
       s.setPlaying(false);
-      s.setStepIndex(Math.max(0, Math.min(count - 1, b)) - 1);
+      s.setStepIndex(to - 1);
     },
-    [store],
+    [store, talk, byTime],
   );
+
+  // A talk's beat puts the app on its scene or time moment (the stage follows the store).
+  const current = talk?.beats[beat];
+  useEffect(() => {
+    if (!current) return;
+    let live = true;
+    void applyBeat(store, current).then((r) => {
+      if (live) setBeatError(r.ok || r.message.startsWith('superseded') ? null : r.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, [store, current]);
 
   // What the speaker view shows: this beat and the next, with the words on screen as notes
   // (a trace's step has no notes beyond its narration).
   const state = useMemo((): PresentState => {
     const client = cluster?.clients.find((c) => c.name === scene.client);
+    if (talk) {
+      const of = (b: number): BeatInfo | null => {
+        const t = talk.beats[b];
+        return t ? { title: t.title, caption: t.caption, notes: t.notes } : null;
+      };
+      return {
+        type: 'lb-present:state',
+        beat,
+        beats,
+        current: of(beat) ?? { title: '', caption: '', notes: '' },
+        next: of(beat + 1),
+        talk: talk.title,
+        startedAt,
+      };
+    }
+    if (byTime) {
+      const { beat, beats, current, next } = byTime;
+      return { type: 'lb-present:state', beat, beats, current, next, talk: null, startedAt };
+    }
     const info = (b: number): BeatInfo => {
       const t = narrationText(trace, b - 1, client);
       return {
@@ -137,7 +191,7 @@ export function PresentView() {
       talk: null,
       startedAt,
     };
-  }, [trace, scene.client, cluster, beat, beats, startedAt]);
+  }, [trace, scene.client, cluster, beat, beats, startedAt, talk, byTime]);
   const latest = useRef(state);
   const onCommand = useRef<(m: PresentMessage) => void>(() => {});
   useEffect(() => {
@@ -189,9 +243,7 @@ export function PresentView() {
       if (action.kind !== 'leave' && action.kind !== 'help' && keyBelongsToTarget(e.key, e.target))
         return;
       e.preventDefault(); // PageDown, Space and the arrows must never scroll the page
-      const s = store.getState();
-      const cur = s.playback.stepIndex + 1;
-      const count = selectStepCount(s) + 1;
+      const { beat: cur, beats: count } = now.current;
       switch (action.kind) {
         case 'next':
           return go(cur + 1);
@@ -235,30 +287,89 @@ export function PresentView() {
       data-testid="present"
       data-beat={beat}
       data-beats={beats}
+      data-talk={talk?.id ?? ''}
       data-blank={blank}
       data-scale={scale}
     >
       <h1 className="visually-hidden">LoadBalancer data path, presenting</h1>
-      <div className="present-stage">
-        <ErrorBoundary name="the topology">
-          <Topology scale={scale} />
+      {timeView ? (
+        // The clock, the drawing over time, the lanes and what happens now, on one screen.
+        <ErrorBoundary name="the time view">
+          <Suspense fallback={<p role="status">Loading the time view…</p>}>
+            <PresentTime scale={scale} onBeats={setTimeBeats} keys={!talk} />
+          </Suspense>
         </ErrorBoundary>
-      </div>
-      <section
-        className="present-caption"
-        aria-labelledby="present-caption-title"
-        data-testid="narration"
-      >
-        <h2 id="present-caption-title" className="visually-hidden">
-          Caption
-        </h2>
-        <ErrorBoundary name="the narration">
-          <Narration />
-          <OutcomeBanner />
-        </ErrorBoundary>
-      </section>
+      ) : (
+        <>
+          <div className="present-stage">
+            <ErrorBoundary name="the topology">
+              <Topology scale={scale} />
+            </ErrorBoundary>
+          </div>
+          <section
+            className="present-caption"
+            aria-labelledby="present-caption-title"
+            data-testid="narration"
+          >
+            <h2 id="present-caption-title" className="visually-hidden">
+              Caption
+            </h2>
+            <ErrorBoundary name="the narration">
+              {talkState.status === 'error' && (
+                <p className="model-error" role="alert">
+                  This talk could not be opened: {talkState.message}. Showing the trace’s steps.
+                </p>
+              )}
+              {beatError && (
+                <p className="model-error" role="alert">
+                  This beat could not be shown: {beatError}
+                </p>
+              )}
+              {current && talk ? (
+                <div
+                  className="narration"
+                  aria-live="polite"
+                  aria-atomic="true"
+                  data-testid="talk-caption"
+                >
+                  <p className="narration-count">
+                    {talk.title} · beat {beat + 1} of {beats}
+                  </p>
+                  <h3 className="narration-title">{current.title}</h3>
+                  <p className="narration-body">{current.caption}</p>
+                </div>
+              ) : (
+                <>
+                  <Narration />
+                  <OutcomeBanner />
+                </>
+              )}
+            </ErrorBoundary>
+          </section>
+        </>
+      )}
       <div className="present-bar">
-        <span data-testid="present-beat">{counterText(stepIndex, steps)}</span>
+        <span data-testid="present-beat">
+          {talk
+            ? `Beat ${beat + 1} of ${beats}`
+            : byTime
+              ? byTime.label
+              : counterText(stepIndex, steps)}
+        </span>
+        <label className="present-talk">
+          Talk{' '}
+          <select
+            value={route.talk ?? ''}
+            onChange={(e) => setPresentRoute({ on: true, talk: e.target.value || null, beat: 0 })}
+          >
+            <option value="">This scene, step by step</option>
+            {talks.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.title}
+              </option>
+            ))}
+          </select>
+        </label>
         <span>{full ? '' : 'F: full screen · '}?: keys · Esc: leave</span>
         <button type="button" onClick={() => setHelp(true)}>
           Keys

@@ -25,7 +25,7 @@ export function parsePresentRoute(search: string): PresentRoute {
   const beat = Number(p.get('beat') ?? '0');
   return {
     on: true,
-    talk: talk && /^[a-z0-9-]+$/.test(talk) ? talk : null,
+    talk: talk && /^(chapter:)?[a-z0-9-]+$/.test(talk) ? talk : null,
     beat: Number.isInteger(beat) && beat >= 0 ? beat : 0,
   };
 }
