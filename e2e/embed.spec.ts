@@ -315,3 +315,17 @@ test('one docs page with two iframes and two <lb-datapath> elements: each on its
     results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`)),
   ).toEqual([]);
 });
+
+test('printed, the embed is a still frame with its words: the drawing, no buttons', async ({
+  page,
+}) => {
+  await page.goto('/embed.html?step=4');
+  await expect(page.getByTestId('step-counter')).toHaveText('Step 4 of 13');
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByTestId('topology')).toBeVisible();
+  await expect(page.getByTestId('narration')).toContainText('kube-proxy picks an endpoint');
+  await expect(page.getByRole('group', { name: 'Playback' })).toBeHidden();
+  await expect(page.getByRole('link', { name: /Open in the full app/ })).toBeHidden();
+  const pdf = await page.pdf({ format: 'A4' });
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+});
