@@ -206,7 +206,10 @@ test('the drawing zooms when the model answers after d3-zoom has loaded', async 
     await route.continue();
   });
   const zoomLoaded = page.waitForResponse(/\/zoomBehaviour-[\w-]+\.js$/);
-  await page.goto('/');
+  // A query keeps the build's prerendered drawing out (scripts/prerender.ts): the <svg> is then
+  // the client's own, mounted when the answer lands. Only the commit is awaited: the page mounts
+  // after the held worker answers.
+  await page.goto('/?held=1', { waitUntil: 'commit' });
   await zoomLoaded;
   await expect(page.getByTestId('topology')).toHaveCount(0);
   release();
