@@ -35,6 +35,10 @@ export const PRESENT_KEYS: readonly KeyHelp[] = [
   { keys: ['N'], does: 'speaker notes in a second window' },
   { keys: ['?'], does: 'show / hide these keys' },
   { keys: ['Esc'], does: 'close this help, leave full screen, then leave present mode' },
+  {
+    keys: ['Space'],
+    does: 'Time & failures view: play / pause the clock (its beats are its events; the other keys as above)',
+  },
 ];
 
 /** The action for `KeyboardEvent.key`, or null (the key is not present mode's). */

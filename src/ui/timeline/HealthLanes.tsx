@@ -16,7 +16,9 @@ import {
   rotationSpans,
 } from './lanes';
 
-const W = 1000;
+/** The drawing's width in SVG units; compact lanes are narrower, so their text draws larger. */
+const WIDE_W = 1000;
+const COMPACT_W = 580;
 const LABEL_W = 128;
 const RIGHT = 12;
 const AXIS_H = 40;
@@ -62,12 +64,17 @@ function Mark({ p, x, y, selected }: { p: ProbeRecord; x: number; y: number; sel
  * events and the clock's cursor. A lane takes focus; ← / → read its probes one by one (the
  * sentence appears under the lanes and is announced), ↑ / ↓ change lane, Enter moves the clock
  * to the probe. The lanes show the whole run or 90 s around the clock.
+ *
+ * `compact` (present mode) leaves out the sentence about the settings, the zoom choice and the
+ * probe reader's hint, and draws {@link COMPACT_W} units across instead of {@link WIDE_W}: the
+ * lanes, their legend and the whole run only, for a half-screen column.
  */
-export function HealthLanes() {
+export function HealthLanes({ compact = false }: { compact?: boolean } = {}) {
   const store = useAppStoreApi();
   const timeline = useTimeline();
   const simMs = useSimMs();
   const clipId = useId();
+  const W = compact ? COMPACT_W : WIDE_W;
   const horizon = timeline.settings.horizonMs;
   const [zoom, setZoom] = useState<'all' | 'window'>('all');
   const nodes = useMemo(() => laneNodes(timeline), [timeline]);
@@ -79,7 +86,7 @@ export function HealthLanes() {
           const start = Math.max(0, Math.min(horizon - WINDOW_MS, simMs - WINDOW_MS / 3));
           return [start, start + WINDOW_MS];
         })();
-  const x = useMemo(() => linearScale([from, to], [LABEL_W, W - RIGHT]), [from, to]);
+  const x = useMemo(() => linearScale([from, to], [LABEL_W, W - RIGHT]), [from, to, W]);
   const visible = (t: number) => t >= from && t <= to;
   const probesBy = useMemo(() => {
     const m = new Map<string, ProbeRecord[]>();
@@ -121,38 +128,40 @@ export function HealthLanes() {
   const cursorX = x(Math.min(Math.max(simMs, from), to));
   return (
     <div className="lanes" data-testid="health-lanes" data-zoom={zoom}>
-      <div className="lanes-head">
-        <p className="note">
-          {controller === 'none'
-            ? 'No load balancer, so no health checks: nothing probes the nodes.'
-            : controller === 'metallb-l2'
-              ? 'MetalLB layer 2 has no balancer and so no health checks: one node’s speaker answers ARP for the address, and another takes over only when memberlist declares that node dead.'
-              : `The balancer probes every node every ${hc.intervalSeconds} s (timeout ${hc.timeoutSeconds} s); a node joins the rotation after ${hc.healthyThreshold} passing probe${hc.healthyThreshold === 1 ? '' : 's'} in a row and leaves it after ${hc.unhealthyThreshold} failing ones.`}
-        </p>
-        <fieldset className="radio-group zoom" data-group="lanes-zoom">
-          <legend>Show</legend>
-          <div className="radios">
-            <label>
-              <input
-                type="radio"
-                name={`${clipId}-zoom`}
-                checked={zoom === 'all'}
-                onChange={() => setZoom('all')}
-              />
-              the whole run ({seconds(horizon)})
-            </label>
-            <label>
-              <input
-                type="radio"
-                name={`${clipId}-zoom`}
-                checked={zoom === 'window'}
-                onChange={() => setZoom('window')}
-              />
-              90 s around the clock
-            </label>
-          </div>
-        </fieldset>
-      </div>
+      {!compact && (
+        <div className="lanes-head">
+          <p className="note">
+            {controller === 'none'
+              ? 'No load balancer, so no health checks: nothing probes the nodes.'
+              : controller === 'metallb-l2'
+                ? 'MetalLB layer 2 has no balancer and so no health checks: one node’s speaker answers ARP for the address, and another takes over only when memberlist declares that node dead.'
+                : `The balancer probes every node every ${hc.intervalSeconds} s (timeout ${hc.timeoutSeconds} s); a node joins the rotation after ${hc.healthyThreshold} passing probe${hc.healthyThreshold === 1 ? '' : 's'} in a row and leaves it after ${hc.unhealthyThreshold} failing ones.`}
+          </p>
+          <fieldset className="radio-group zoom" data-group="lanes-zoom">
+            <legend>Show</legend>
+            <div className="radios">
+              <label>
+                <input
+                  type="radio"
+                  name={`${clipId}-zoom`}
+                  checked={zoom === 'all'}
+                  onChange={() => setZoom('all')}
+                />
+                the whole run ({seconds(horizon)})
+              </label>
+              <label>
+                <input
+                  type="radio"
+                  name={`${clipId}-zoom`}
+                  checked={zoom === 'window'}
+                  onChange={() => setZoom('window')}
+                />
+                90 s around the clock
+              </label>
+            </div>
+          </fieldset>
+        </div>
+      )}
       <svg
         viewBox={`0 0 ${W} ${H}`}
         className="lanes-svg"
@@ -334,7 +343,9 @@ export function HealthLanes() {
       <p className="lane-caption" aria-live="polite" data-testid="probe-caption">
         {selected
           ? probeSentence(selected, hc.unhealthyThreshold)
-          : 'Focus a lane (Tab) and use ← → to read its probes; hover a mark for its result.'}
+          : compact
+            ? ''
+            : 'Focus a lane (Tab) and use ← → to read its probes; hover a mark for its result.'}
       </p>
       <p className="lane-legend">
         <span>

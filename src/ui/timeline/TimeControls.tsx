@@ -54,7 +54,7 @@ export function TimeControls({ horizonMs, times }: Props) {
           title="Previous event (←)"
           data-time-command="prev"
         >
-          ◀ Prev event
+          ◀ Previous event
         </button>
         <button
           type="button"

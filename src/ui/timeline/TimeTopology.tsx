@@ -16,12 +16,15 @@ import type { ProvisioningStage } from './provisioning';
  * Pods gone and EXTERNAL-IP pending exactly when the timeline says. Clicking a node (or
  * Enter/Space on it) schedules "fail" or "restore" for that node at the current time instead
  * of changing the trace's scene. An overlay marks each node's rotation state, the node that
- * answers ARP (MetalLB) and what the provisioning is doing.
+ * answers ARP (MetalLB) and what the provisioning is doing. `scale` is the stage's (present
+ * mode draws it larger: Topology's `scale`); default 1.
  */
 export const TimeTopology = memo(function TimeTopology({
   stage,
+  scale = 1,
 }: {
   stage: ProvisioningStage | null;
+  scale?: number;
 }) {
   const app = useAppStoreApi();
   const timeline = useTimeline();
@@ -83,6 +86,7 @@ export const TimeTopology = memo(function TimeTopology({
         {/* The marks are drawn inside the stage, in its own layout (it folds and zooms). */}
         <Topology
           rotationBadges={false}
+          scale={scale}
           overlay={(l) =>
             epoch && (
               <Overlay l={l} timeline={timeline} epoch={epoch} stage={stage} probed={probed} />

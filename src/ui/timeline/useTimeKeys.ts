@@ -10,18 +10,34 @@ import { seek, shiftTimeSpeed, stepEvent, togglePlay } from './commands';
  * ← / → go to the previous/next entry, Home/End to the start/end, < / > change speed. Other
  * keys (P policy, I ipMode, R, Esc) keep their global meaning. Keys typed into a control
  * belong to that control, as everywhere in the app.
+ *
+ * Options: `pageKeys` makes a clicker's PageDown / PageUp the next/previous entry too (present
+ * mode; the desk view is a long page, where they keep scrolling it). `enabled` false leaves
+ * every key alone (present mode playing a talk: its clicker keys move the talk's beats).
  */
-export function useTimeKeys(store: AppStore, times: readonly SimMs[], horizonMs: SimMs): void {
+export function useTimeKeys(
+  store: AppStore,
+  times: readonly SimMs[],
+  horizonMs: SimMs,
+  { enabled = true, pageKeys = false }: { enabled?: boolean; pageKeys?: boolean } = {},
+): void {
   const ref = useRef({ times, horizonMs });
   useEffect(() => {
     ref.current = { times, horizonMs };
   }, [times, horizonMs]);
   useEffect(() => {
+    if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       if (keyBelongsToTarget(e.key, e.target)) return;
       const { times: t, horizonMs: h } = ref.current;
-      switch (e.key) {
+      const key =
+        pageKeys && e.key === 'PageDown'
+          ? 'ArrowRight'
+          : pageKeys && e.key === 'PageUp'
+            ? 'ArrowLeft'
+            : e.key;
+      switch (key) {
         case ' ':
           togglePlay(store, h);
           break;
@@ -52,5 +68,5 @@ export function useTimeKeys(store: AppStore, times: readonly SimMs[], horizonMs:
     };
     window.addEventListener('keydown', onKey, { capture: true });
     return () => window.removeEventListener('keydown', onKey, { capture: true });
-  }, [store]);
+  }, [store, enabled, pageKeys]);
 }
