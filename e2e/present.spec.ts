@@ -206,3 +206,20 @@ test.describe('talks', () => {
     expect(new URL(page.url()).searchParams.get('talk')).toBe('cluster-vs-local');
   });
 });
+
+test('a tutorial chapter is presented as a talk from its own button', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/#/learn/traffic-policy');
+  await page.getByTestId('present-chapter').click();
+  await expect(present(page)).toHaveAttribute('data-talk', 'chapter:traffic-policy');
+  await expect(page.getByTestId('talk-caption')).toBeVisible();
+  const beats = Number(await present(page).getAttribute('data-beats'));
+  expect(beats).toBeGreaterThan(2);
+  await page.keyboard.press('End');
+  await expect(present(page)).toHaveAttribute('data-beat', String(beats - 1));
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  // Leaving comes back to the chapter.
+  await page.keyboard.press('Escape');
+  if (await present(page).count()) await page.keyboard.press('Escape');
+  await expect(page.getByTestId('chapter')).toHaveAttribute('data-chapter', 'traffic-policy');
+});

@@ -11,11 +11,14 @@ export { usePresentRoute } from './route';
 
 const PresentView = lazy(() => import('./PresentView').then((m) => ({ default: m.PresentView })));
 
-/** Enters present mode, full screen where the browser allows (call from a click or key). */
-export function startPresenting(): void {
+/**
+ * Enters present mode, full screen where the browser allows (call from a click or key), on the
+ * trace's steps or on the talk `talk` (an id from content/talks, or `chapter:<slug>`).
+ */
+export function startPresenting(talk: string | null = null): void {
   // Asked for first, while the click or key still counts as the person's gesture.
   void enterFullscreen(document.documentElement);
-  setPresentRoute({ on: true, talk: null, beat: 0 });
+  setPresentRoute({ on: true, talk, beat: 0 });
 }
 
 /** The header's Present button. */
@@ -23,7 +26,7 @@ export function PresentButton() {
   return (
     <button
       type="button"
-      onClick={startPresenting}
+      onClick={() => startPresenting()}
       aria-keyshortcuts="F"
       title="Present: full screen, clicker keys (F)"
       data-testid="present-button"

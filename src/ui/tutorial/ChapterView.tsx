@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'react';
+import { startPresenting } from '../present/entry';
+import { CHAPTER_TALK_PREFIX } from '../present/talkContent';
 import type { Chapter, GlossaryEntry } from '../../tutorial';
 import { MarkdownBody } from './MarkdownBody';
 import { HEADING_ID_PREFIX } from './pipeline';
@@ -173,6 +175,15 @@ export function ChapterView({
       <p className="chapter-summary">{chapter.summary}</p>
       {/* Always there (maybe empty), so the blocks after it keep their index (place.ts). */}
       <div className="chapter-notes">
+        <p className="chapter-present">
+          <button
+            type="button"
+            onClick={() => startPresenting(`${CHAPTER_TALK_PREFIX}${chapter.slug}`)}
+            data-testid="present-chapter"
+          >
+            Present this chapter
+          </button>
+        </p>
         {missing !== undefined && (
           <p className="reader-notice" role="note" data-testid="section-not-found">
             This chapter has no section “{missing}”: the link may be old or mistyped. The chapter
