@@ -223,3 +223,18 @@ test('a tutorial chapter is presented as a talk from its own button', async ({ p
   if (await present(page).count()) await page.keyboard.press('Escape');
   await expect(page.getByTestId('chapter')).toHaveAttribute('data-chapter', 'traffic-policy');
 });
+
+test('a talk’s time beat shows the talk’s caption over the time view, with what happens under it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto('/?present=1&talk=node-failure-over-time&beat=3');
+  await expect(present(page)).toHaveAttribute('data-talk', 'node-failure-over-time');
+  const caption = page.getByTestId('time-caption');
+  const heading = [
+    ...readFileSync('content/talks/node-failure-over-time.md', 'utf8').matchAll(/^## (.+)$/gm),
+  ].map((m) => m[1]!.replaceAll('`', ''))[3]!;
+  await expect(caption.getByTestId('talk-caption').locator('.narration-title')).toHaveText(heading);
+  await expect(caption.getByTestId('time-caption-text')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});

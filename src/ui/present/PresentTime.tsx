@@ -10,6 +10,7 @@
  * reports (`onBeats`) are the timeline's moments (./timeBeats.ts), for the speaker view.
  */
 import { useEffect, useMemo, useRef } from 'react';
+import type { ReactNode } from 'react';
 import { useAppStore, useAppStoreApi } from '../../store';
 import type { Store } from '../../store';
 import type { TimeAnswer } from '../../store/timeAnswer';
@@ -57,6 +58,11 @@ interface Props {
    * beats are the talk's, and the keys go to present mode.
    */
   keys?: boolean;
+  /**
+   * A talk's words for this beat: shown as the caption, with what happens at the moment under
+   * it, smaller (a talk's author says what to look at; the model says what happened).
+   */
+  talkCaption?: ReactNode;
 }
 
 const selectTime = (s: Store) => s.time;
@@ -70,7 +76,7 @@ const selectSimMsRounded = (s: Store) => Math.round(s.time.simMs);
  * Exposes `data-sim-time`, `data-horizon`, `data-state` on `[data-testid=time-view]` as the
  * desk view does.
  */
-export default function PresentTime({ scale, onBeats, keys = true }: Props) {
+export default function PresentTime({ scale, onBeats, keys = true, talkCaption }: Props) {
   const objects = useAppStore(selectObjects);
   const scene = useAppStore(selectScene);
   const { controller, healthCheck, events, workload } = useAppStore(selectTime);
@@ -103,6 +109,7 @@ export default function PresentTime({ scale, onBeats, keys = true }: Props) {
       scale={scale}
       onBeats={onBeats}
       keys={keys}
+      talkCaption={talkCaption}
     />
   );
 }
@@ -114,6 +121,7 @@ function Loaded({
   scale,
   onBeats,
   keys = true,
+  talkCaption,
 }: Props & { answer: TimeAnswer; pending: boolean; busy: boolean }) {
   const store = useAppStoreApi();
   const { derived } = answer;
@@ -137,7 +145,7 @@ function Loaded({
           aria-busy={busy}
         >
           {derived.ok ? (
-            <Screen times={times} scale={scale} onBeats={onBeats} />
+            <Screen times={times} scale={scale} onBeats={onBeats} talkCaption={talkCaption} />
           ) : (
             <p className="model-error present-time-error" role="alert" data-testid="time-error">
               The model could not simulate this scenario over time: {derived.error}. Leave present
@@ -184,10 +192,12 @@ function Screen({
   times,
   scale,
   onBeats,
+  talkCaption,
 }: {
   times: readonly number[];
   scale: number;
   onBeats?: ((beats: TimeBeats | null) => void) | undefined;
+  talkCaption?: ReactNode;
 }) {
   const store = useAppStoreApi();
   const timeline = useTimeline();
@@ -238,7 +248,12 @@ function Screen({
           <h2 id="present-time-caption-title" className="visually-hidden">
             What happens
           </h2>
-          <div aria-live="polite" aria-atomic="true">
+          {talkCaption}
+          <div
+            aria-live="polite"
+            aria-atomic="true"
+            className={talkCaption ? 'present-time-under' : undefined}
+          >
             {moment.headline ? (
               <>
                 <p className="present-time-when">

@@ -278,6 +278,31 @@ export function PresentView() {
     return () => window.removeEventListener('keydown', onKey);
   }, [store, go, help, blank, leave, openNotes]);
 
+  // A talk's words for this beat: the caption under the stage (or beside the time view's lanes).
+  const talkCaption =
+    current && talk ? (
+      <div className="narration" aria-live="polite" aria-atomic="true" data-testid="talk-caption">
+        <p className="narration-count">
+          {talk.title} · beat {beat + 1} of {beats}
+        </p>
+        <h3 className="narration-title">{current.title}</h3>
+        <p className="narration-body">{current.caption}</p>
+      </div>
+    ) : undefined;
+  const beatAlerts = (
+    <>
+      {talkState.status === 'error' && (
+        <p className="model-error" role="alert">
+          This talk could not be opened: {talkState.message}. Showing the trace’s steps.
+        </p>
+      )}
+      {beatError && (
+        <p className="model-error" role="alert">
+          This beat could not be shown: {beatError}
+        </p>
+      )}
+    </>
+  );
   const style = { '--present-scale': scale } as CSSProperties;
   return (
     <main
@@ -296,7 +321,19 @@ export function PresentView() {
         // The clock, the drawing over time, the lanes and what happens now, on one screen.
         <ErrorBoundary name="the time view">
           <Suspense fallback={<p role="status">Loading the time view…</p>}>
-            <PresentTime scale={scale} onBeats={setTimeBeats} keys={!talk} />
+            <PresentTime
+              scale={scale}
+              onBeats={setTimeBeats}
+              keys={!talk}
+              talkCaption={
+                talkCaption || beatError ? (
+                  <>
+                    {beatAlerts}
+                    {talkCaption}
+                  </>
+                ) : undefined
+              }
+            />
           </Suspense>
         </ErrorBoundary>
       ) : (
@@ -315,30 +352,8 @@ export function PresentView() {
               Caption
             </h2>
             <ErrorBoundary name="the narration">
-              {talkState.status === 'error' && (
-                <p className="model-error" role="alert">
-                  This talk could not be opened: {talkState.message}. Showing the trace’s steps.
-                </p>
-              )}
-              {beatError && (
-                <p className="model-error" role="alert">
-                  This beat could not be shown: {beatError}
-                </p>
-              )}
-              {current && talk ? (
-                <div
-                  className="narration"
-                  aria-live="polite"
-                  aria-atomic="true"
-                  data-testid="talk-caption"
-                >
-                  <p className="narration-count">
-                    {talk.title} · beat {beat + 1} of {beats}
-                  </p>
-                  <h3 className="narration-title">{current.title}</h3>
-                  <p className="narration-body">{current.caption}</p>
-                </div>
-              ) : (
+              {beatAlerts}
+              {talkCaption ?? (
                 <>
                   <Narration />
                   <OutcomeBanner />
