@@ -185,7 +185,7 @@ export default function ExportDialog({ open, onClose }: { open: boolean; onClose
   return (
     <dialog
       ref={dialog}
-      className="export-dialog"
+      className="app-dialog export-dialog"
       aria-labelledby="export-title"
       data-testid="export-dialog"
       data-export-state={state.kind}

@@ -113,7 +113,7 @@ export function ClusterImport({ open, onOpenChange, onNotice }: Props) {
       </button>
       <dialog
         ref={dialog}
-        className="import-dialog"
+        className="app-dialog import-dialog"
         aria-labelledby="import-dialog-title"
         data-testid="import"
         onClose={() => onOpenChange(false)}

@@ -245,7 +245,7 @@ export default function EmbedCodeDialog({ open, onClose }: { open: boolean; onCl
   return (
     <dialog
       ref={dialog}
-      className="embed-code-dialog"
+      className="app-dialog embed-code-dialog"
       aria-labelledby="embed-code-title"
       data-testid="embed-code-dialog"
       onClose={onClose}
