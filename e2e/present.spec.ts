@@ -191,7 +191,9 @@ test.describe('talks', () => {
     await expect(page.getByTestId('app')).toHaveAttribute('data-policy', 'Local');
     // The speaker view shows this beat's notes.
     const [notes] = await Promise.all([page.waitForEvent('popup'), page.keyboard.press('n')]);
-    await expect(notes.getByTestId('speaker-notes')).not.toBeEmpty();
+    // The notes are Markdown, rendered: a list, not "- " typed out.
+    await expect(notes.getByTestId('speaker-notes').locator('li').first()).toBeVisible();
+    await expect(notes.getByTestId('speaker-notes')).not.toHaveText(/^\s*- /);
     await expect(notes.getByTestId('speaker-where')).toHaveText(
       `From NodePort to LoadBalancer, in five steps · beat ${beats} of ${beats}`,
     );
@@ -237,4 +239,19 @@ test('a talk’s time beat shows the talk’s caption over the time view, with w
   await expect(caption.getByTestId('talk-caption').locator('.narration-title')).toHaveText(heading);
   await expect(caption.getByTestId('time-caption-text')).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('the theme picked is kept: a reload, and a ?present=1 link opened after it, keep it', async ({
+  page,
+}) => {
+  await new AppPage(page).goto();
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption('contrast');
+  await page.reload();
+  await expect(page.getByTestId('app')).toHaveAttribute('data-theme', 'contrast');
+  await page.goto('/?present=1&talk=cluster-vs-local');
+  await expect(present(page)).toHaveAttribute('data-talk', 'cluster-vs-local');
+  await expect(page.getByTestId('app')).toHaveAttribute('data-theme', 'contrast');
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
+  expect(await page.evaluate(() => localStorage.getItem('lbpath.theme'))).toBeNull();
 });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PRERENDERED_ATTR, keepPrerenderScript, withPrerendered } from './prerender';
 
-const RULE = { storageKey: 'lbpath.v1.state', minStageWidth: 780 };
+const RULE = { storageKeys: ['lbpath.v1.state', 'lbpath.theme'], minStageWidth: 780 };
 
 /** Runs the inline script against a fake page; whether it kept the prerendered HTML. */
 function keeps(opts: {
   hash?: string;
   search?: string;
   saved?: string | null;
+  theme?: string | null;
   stageWidth?: number | null;
   storageThrows?: boolean;
 }): boolean {
@@ -25,7 +26,8 @@ function keeps(opts: {
   const localStorage = {
     getItem: (key: string) => {
       if (opts.storageThrows) throw new Error('SecurityError');
-      return key === RULE.storageKey ? (opts.saved ?? null) : null;
+      if (key === 'lbpath.v1.state') return opts.saved ?? null;
+      return key === 'lbpath.theme' ? (opts.theme ?? null) : null;
     },
   };
   const location = { hash: opts.hash ?? '', search: opts.search ?? '' };
@@ -45,12 +47,13 @@ describe('prerender: the keep-or-empty script', () => {
     expect(keeps({ stageWidth: 780 })).toBe(true);
   });
 
-  it('empties it when the visit opens something else: a link, a tutorial route, a query, a saved view', () => {
+  it('empties it when the visit opens something else: a link, a tutorial route, a query, a saved view, a kept theme', () => {
     expect(keeps({ hash: '#s=abc' })).toBe(false);
     expect(keeps({ hash: '#/learn/01-nodeport' })).toBe(false);
     expect(keeps({ saved: '{"v":1}' })).toBe(false);
     expect(keeps({ saved: '' })).toBe(false);
     expect(keeps({ search: '?embed=1' })).toBe(false);
+    expect(keeps({ theme: 'contrast' })).toBe(false);
   });
 
   it('empties it on a stage narrower than its layout (a phone), or with no stage, or unreadable storage', () => {

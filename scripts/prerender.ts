@@ -24,8 +24,11 @@ export const PRERENDERED_ATTR = 'data-prerendered';
 
 /** What the keep-or-empty script checks. */
 export interface KeepRule {
-  /** The saved view's localStorage key (src/store/share/persist.ts). */
-  storageKey: string;
+  /**
+   * localStorage keys whose presence means this visit is not a plain first visit: the saved
+   * view (src/store/share/persist.ts) and the kept theme (src/store/themePref.ts).
+   */
+  storageKeys: string[];
   /** The narrowest `.stage-canvas` the prerendered drawing is right for, px (src/prerender/keepWidth.ts). */
   minStageWidth: number;
 }
@@ -33,7 +36,7 @@ export interface KeepRule {
 /**
  * The inline script that empties a prerendered `#root` when this visit will not show what it
  * holds: a URL fragment (a `#s=` link, a `#learn/…` route), a query (`?embed=1` and any option
- * the app may read from it), a saved view, or a stage narrower
+ * the app may read from it), a saved view or a kept theme, or a stage narrower
  * than the prerendered drawing's layout (a phone: its drawing is vertical). Unreadable storage
  * counts as "maybe saved". It runs after the stylesheet has loaded (a classic inline script
  * waits for it), so the stage's width is the real one.
@@ -42,7 +45,7 @@ export function keepPrerenderScript(rule: KeepRule): string {
   return (
     `(function(){var r=document.getElementById("root");try{var h=location.hash,` +
     `c=r.querySelector(".stage-canvas");` +
-    `if(!(h&&h!=="#")&&!location.search&&localStorage.getItem(${JSON.stringify(rule.storageKey)})===null&&` +
+    `if(!(h&&h!=="#")&&!location.search&&${JSON.stringify(rule.storageKeys)}.every(function(k){return localStorage.getItem(k)===null})&&` +
     `c&&c.getBoundingClientRect().width>=${rule.minStageWidth})return}catch(e){}` +
     `r.removeAttribute("${PRERENDERED_ATTR}");r.replaceChildren()})()`
   );
@@ -81,8 +84,9 @@ export async function renderDefaultHtml(root: string): Promise<{ html: string } 
     const mod = (await server.ssrLoadModule('/src/prerender/renderDefault.tsx')) as {
       renderDefault: () => Promise<{ html: string; minStageWidth: number }>;
       STORAGE_KEY: string;
+      THEME_KEY: string;
     };
-    return { ...(await mod.renderDefault()), storageKey: mod.STORAGE_KEY };
+    return { ...(await mod.renderDefault()), storageKeys: [mod.STORAGE_KEY, mod.THEME_KEY] };
   } finally {
     await server.close();
   }

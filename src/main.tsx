@@ -7,6 +7,7 @@ import { boot, browserStorage } from './store/share';
 import { setDefaultEngine } from './store/engine';
 import { createWorkerEngine } from './worker/client';
 import { firstAnswer } from './store/firstAnswer';
+import { loadTheme, saveTheme } from './store/themePref';
 
 /** How long the first render waits for the model's first answer, at most (ms). */
 const FIRST_ANSWER_MAX_MS = 1000;
@@ -29,6 +30,12 @@ function startApp(root: HTMLElement): void {
 
   // A shared link (#s=…) wins, then the last view saved in this browser, then the default.
   const start = boot(window.location.hash, browserStorage());
+  // The theme picked here before, kept apart from the view (store/themePref.ts).
+  const kept = loadTheme(browserStorage());
+  if (kept) start.store.getState().setTheme(kept);
+  start.store.subscribe((s, prev) => {
+    if (s.ui.theme !== prev.ui.theme) saveTheme(browserStorage(), s.ui.theme);
+  });
   if (start.badLink) {
     // The notice says why; a reload should not say it again.
     window.history.replaceState(

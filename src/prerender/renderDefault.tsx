@@ -16,6 +16,8 @@ import { boot } from '../store/share';
 
 /** The saved view's localStorage key, for the build's keep-or-empty script (scripts/prerender.ts). */
 export { STORAGE_KEY } from '../store/share';
+/** The kept theme's key: a visit with one is rendered on the client (its theme, not System's). */
+export { THEME_KEY } from '../store/themePref';
 import { setDefaultEngine } from '../store/engine';
 import { firstAnswer } from '../store/firstAnswer';
 import { createWorkerEngine } from '../worker/client';

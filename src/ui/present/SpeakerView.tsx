@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { presentActionFor } from './keys';
+import { NotesMarkdown } from './NotesMarkdown';
 import { openSpeakerLink } from './speakerProtocol';
 import type { PresentState } from './speakerProtocol';
 import '../theme/tokens.css';
@@ -88,9 +89,7 @@ export function SpeakerView() {
             <p className="speaker-caption">{state.current.caption}</p>
             {state.current.notes && (
               <div className="speaker-notes" data-testid="speaker-notes">
-                {state.current.notes.split(/\n{2,}/).map((p, i) => (
-                  <p key={i}>{p}</p>
-                ))}
+                <NotesMarkdown text={state.current.notes} />
               </div>
             )}
           </section>
