@@ -71,7 +71,8 @@ test.describe('with the clipboard', () => {
     await expect(element).toHaveValue(
       new RegExp(
         `^<script type="module" src="${baseURL}/embed/lb-datapath\\.js"></script>\\n` +
-          '<lb-datapath state="#s=[^"]+" step="3" theme="dark" controls="minimal"></lb-datapath>$',
+          '<lb-datapath state="#s=[^"]+" step="3" theme="dark" controls="minimal">' +
+          `<a href="${baseURL}/#s=[^"]+">Open this scene in the LoadBalancer data path visualiser</a></lb-datapath>$`,
       ),
     );
     // Start before the first step, autoplay: both snippets follow.

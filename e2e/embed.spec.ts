@@ -209,6 +209,9 @@ test('bad options are named and the defaults used; axe finds nothing in the embe
   await expect(problems).toContainText(
     'origin=docs.example.test is not an origin such as https://docs.example.com: ignored.',
   );
+  await expect(problems).toContainText(
+    'No origin in origin= could be read: no page may drive this embed or hear its messages.',
+  );
   await expect(page.getByTestId('topology')).toBeVisible();
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
@@ -239,7 +242,7 @@ test('one docs page with two iframes and two <lb-datapath> elements: each on its
     `<script type="module" src="/embed/lb-datapath.js"></script>
 <iframe id="a" title="LoadBalancer data path: Cluster" src="${baseURL}/embed.html?frame=a&controls=minimal" width="100%" height="200" style="border:0"></iframe>
 <iframe id="b" title="LoadBalancer data path: Local" src="${baseURL}/embed.html?frame=b&step=2${hash}" width="100%" height="200" style="border:0"></iframe>
-<lb-datapath id="e1" controls="minimal"></lb-datapath>
+<lb-datapath id="e1" controls="minimal"><a href="/">Open this scene</a></lb-datapath>
 <lb-datapath id="e2" theme="dark" step="2" state="${hash}"></lb-datapath>
 <script>
   window.elementEvents = [];
@@ -254,6 +257,8 @@ test('one docs page with two iframes and two <lb-datapath> elements: each on its
   await expect(e1.getByTestId('step-counter')).toHaveText('Before step 1 of 13');
   await expect(e2.getByTestId('step-counter')).toHaveText(/^Step 2 of \d+$/);
   await expect(e2.getByTestId('embed')).toHaveAttribute('data-theme', 'dark');
+  // The snippet's fallback link (for a page where the module never loads) is hidden once it has.
+  await expect(page.locator('#e1 > a')).toBeHidden();
   await expect.poll(async () => (await lastOf(page, 'b', 'lb-datapath:ready'))?.['step']).toBe(2);
   await expect.poll(() => lastOf(page, 'a', 'lb-datapath:resize')).toBeTruthy();
 
@@ -282,6 +287,9 @@ test('one docs page with two iframes and two <lb-datapath> elements: each on its
     () => (window as unknown as { elementEvents: unknown[][] }).elementEvents,
   );
   expect(events).toContainEqual(['e1', 'lb-datapath:step', { step: 1, steps: 13, playing: false }]);
+  // Each element says it is ready before any step, as a frame does.
+  for (const id of ['e1', 'e2'])
+    expect(events.find((e) => e[0] === id)?.[1], `${id}'s first event`).toBe('lb-datapath:ready');
 
   // Keys: only the focused element steps, and the host never hears the keys it used; the
   // keys it does not use reach the host page (a deck keeps PageDown).

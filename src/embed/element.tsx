@@ -80,6 +80,8 @@ export class LbDatapathElement extends HTMLElement {
   /** What the mounted view shows (re-rendered when the host's theme changes). */
   #view: { options: EmbedOptions; problems: string[] } | null = null;
   #onPrint = () => this.#mount();
+  #ready = false;
+  #sendStep: () => void = () => {};
 
   connectedCallback(): void {
     if (!this.shadowRoot) {
@@ -167,12 +169,14 @@ export class LbDatapathElement extends HTMLElement {
               this.getAttribute('label') ??
               `LoadBalancer data path, embedded${this.#id > 1 ? ` (${this.#id})` : ''}`
             }
-            onMounted={() =>
+            onMounted={() => {
               this.#emit('lb-datapath:ready', {
                 step: stepNumber(store.getState().playback.stepIndex),
                 steps: selectStepCount(store.getState()),
-              })
-            }
+              });
+              this.#ready = true;
+              this.#sendStep();
+            }}
           />
         </StoreProvider>
       </StrictMode>,
@@ -192,6 +196,7 @@ export class LbDatapathElement extends HTMLElement {
   #mount(): void {
     if (this.#root || !this.#container || !this.isConnected) return;
     const { options, problems } = parseEmbedOptions(searchOf(this));
+    this.#ready = false;
     const start = bootEmbed(this.getAttribute('state') ?? '', options);
     const store = start.store;
     this.#store = store;
@@ -199,15 +204,17 @@ export class LbDatapathElement extends HTMLElement {
     const root = createRoot(this.#container, { identifierPrefix: `lbd${this.#id}-` });
     this.#root = root;
     let last = '';
-    store.subscribe(() => {
+    // Step events start after `ready`, as the iframe's messages do.
+    this.#sendStep = () => {
       const s = store.getState();
       const { stepIndex, playing } = selectPlayback(s);
       const steps = selectStepCount(s);
       const key = `${stepIndex}/${steps}/${playing}`;
-      if (key === last || this.#store !== store) return;
+      if (key === last || this.#store !== store || !this.#ready) return;
       last = key;
       this.#emit('lb-datapath:step', { step: stepNumber(stepIndex), steps, playing });
-    });
+    };
+    store.subscribe(() => this.#sendStep());
     this.#view = { options, problems: all };
     void firstAnswer(store, 1000).then(() => {
       if (this.#root !== root) return;

@@ -53,6 +53,7 @@ describe('embed options (the query string)', () => {
     expect(r.options.origins).toEqual([]);
     expect(r.problems).toEqual([
       'origin=docs.example.com is not an origin such as https://docs.example.com: ignored.',
+      'No origin in origin= could be read: no page may drive this embed or hear its messages.',
     ]);
   });
 

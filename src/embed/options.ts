@@ -119,6 +119,11 @@ export function parseEmbedOptions(search: string): EmbedOptionsResult {
     else
       problems.push(`origin=${text} is not an origin such as https://docs.example.com: ignored.`);
   }
+  if (origins !== null && origins.length === 0)
+    // Given, but none readable: nobody may drive it (not everybody), and nobody hears it.
+    problems.push(
+      'No origin in origin= could be read: no page may drive this embed or hear its messages.',
+    );
   return {
     options: {
       theme,

@@ -165,6 +165,7 @@ function EmbedCodeContent() {
             { value: 'auto', label: 'Auto', title: 'Follows the reader’s prefers-color-scheme' },
             { value: 'light', label: 'Light' },
             { value: 'dark', label: 'Dark' },
+            { value: 'contrast', label: 'High contrast', title: 'White on black, for projectors' },
           ]}
         />
         <RadioGroup

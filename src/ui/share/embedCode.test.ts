@@ -158,7 +158,8 @@ describe('elementSnippet', () => {
   it('is the module script and the element, exactly', () => {
     expect(elementSnippet(input())).toBe(
       '<script type="module" src="https://docs.example.org/lb/embed/lb-datapath.js"></script>\n' +
-        '<lb-datapath state="#s=N4Ig+x-$A" step="3" theme="auto" controls="full"></lb-datapath>',
+        '<lb-datapath state="#s=N4Ig+x-$A" step="3" theme="auto" controls="full">' +
+        '<a href="https://docs.example.org/lb/#s=N4Ig+x-$A">Open this scene in the LoadBalancer data path visualiser</a></lb-datapath>',
     );
   });
 
@@ -175,7 +176,8 @@ describe('elementSnippet', () => {
       ),
     ).toBe(
       '<script type="module" src="https://x.org/&lt;b&gt;/embed/lb-datapath.js"></script>\n' +
-        '<lb-datapath state="" step="0" theme="auto" controls="none" autoplay="1"></lb-datapath>',
+        '<lb-datapath state="" step="0" theme="auto" controls="none" autoplay="1">' +
+        '<a href="https://x.org/&lt;b&gt;/">Open this scene in the LoadBalancer data path visualiser</a></lb-datapath>',
     );
   });
 });

@@ -154,6 +154,9 @@ export function resizeScript(base: string): string {
   ].join('\n');
 }
 
+/** The element's fallback link text (shown only where the element does not load). */
+export const FALLBACK_TEXT = 'Open this scene in the LoadBalancer data path visualiser';
+
 /** The web component's module: `<base>embed/lb-datapath.js`. */
 export function elementScriptUrl(base: string): string {
   return `${base}embed/lb-datapath.js`;
@@ -161,7 +164,10 @@ export function elementScriptUrl(base: string): string {
 
 /**
  * The web-component snippet: the module script, then `<lb-datapath>` with `state` (the hash,
- * or empty for the default scene), `step`, `theme`, `controls` and `autoplay="1"` when on.
+ * or empty for the default scene), `step`, `theme`, `controls` and `autoplay="1"` when on, and
+ * inside it a link to the scene in the full app: shown only where the element never loads (its
+ * module blocked, e.g. served without CORS to another origin, or scripts off) — once it mounts,
+ * its shadow root hides it.
  */
 export function elementSnippet(input: EmbedCodeInput): string {
   const attrs: [string, string][] = [
@@ -173,6 +179,7 @@ export function elementSnippet(input: EmbedCodeInput): string {
   if (input.autoplay) attrs.push(['autoplay', '1']);
   return [
     `<script type="module" src="${escapeHtml(elementScriptUrl(input.base))}"></script>`,
-    `<lb-datapath ${attrs.map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')}></lb-datapath>`,
+    `<lb-datapath ${attrs.map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')}>` +
+      `<a href="${escapeHtml(`${input.base}${input.hash ?? ''}`)}">${FALLBACK_TEXT}</a></lb-datapath>`,
   ].join('\n');
 }
