@@ -17,7 +17,6 @@ import type { Derived } from '../store/derived';
 import type { AsyncEngine, EngineChannel, RulesAnswer } from '../store/engine';
 import { takeModelWorker } from './earlyWorker';
 import { unpackRules } from './pack';
-import type { outgoing as outgoingOf } from './handler';
 import { objectSetSender } from './objectSets';
 import { joinArrays } from './parts';
 import type { ArrayPart } from './parts';
@@ -36,23 +35,16 @@ function workerTransport(worker: Worker): Transport {
   };
 }
 
-/** The worker's handler in this thread (no `Worker`): same messages, answered in a task. */
+/**
+ * The worker's handler in this thread (no `Worker`): the same messages, answered in a task,
+ * with the same counting after a scene's answer (`serveMessages`).
+ */
 function inThreadTransport(): Transport {
   let listener: (m: FromWorker) => void = () => {};
-  const handler = import('./handler').then((m) => {
-    outgoing = m.outgoing;
-    return new m.ModelHandler();
-  });
-  let outgoing: typeof outgoingOf = (r) => [r];
+  const serve = import('./handler').then((m) => m.serveMessages((r) => listener(r)));
   return {
     post: (m) => {
-      void handler.then((h) =>
-        setTimeout(() => {
-          const reply = h.handle(m);
-          // In the worker's messages (a large reply in parts), so both paths are one.
-          if (reply) for (const r of outgoing(reply)) listener(r);
-        }, 0),
-      );
+      void serve.then((s) => setTimeout(() => s(m), 0));
     },
     listen: (fn) => {
       listener = fn;
@@ -153,6 +145,7 @@ export function createWorkerEngine(
   /** The latest delivered scene request per slot, whose later counts still apply. */
   const countsFor = new Map<number, (m: FromWorker) => void>();
   let nextReq = 1;
+  let nextChannel = 1;
 
   const start = (slot: Slot, job: Job) => {
     const id = objectSets.ensure(job.objects);
@@ -201,6 +194,7 @@ export function createWorkerEngine(
   return {
     kind: 'async',
     channel(): EngineChannel {
+      const channelId = nextChannel++;
       const sceneSlot: Slot = { inflight: null, waiting: null };
       const ruleSlots = new Map<string, Slot>();
       let lastCounts: number | undefined;
@@ -208,7 +202,14 @@ export function createWorkerEngine(
         scene(objects, scene, nodes, reply, counts) {
           submit(sceneSlot, {
             objects,
-            message: (req, id) => ({ type: 'scene', req, objects: id, scene, nodes: [...nodes] }),
+            message: (req, id) => ({
+              type: 'scene',
+              req,
+              objects: id,
+              scene,
+              nodes: [...nodes],
+              channel: channelId,
+            }),
             deliver: (m) => {
               if (m.type !== 'scene') return;
               if (lastCounts !== undefined) countsFor.delete(lastCounts);

@@ -185,3 +185,42 @@ export class ModelHandler {
     return result;
   }
 }
+
+/**
+ * One side of the model's messages — the worker, or the same handler in the page's thread
+ * (client.ts, where there is no `Worker`): answers each message, and after a scene's answer
+ * counts the rules of the first nodes the answer lacked ({@link laterCounts}), one node per
+ * task (`later`), posting each as a `counts` message. A newer scene *from the same channel*
+ * (the same store) stops the counting for its older one; another store's scene (a tutorial's
+ * live scene beside the app's stage) or a rules request does not — either left a node of the
+ * drawing reading "counting rules…" for good.
+ */
+export function serveMessages(
+  post: (m: FromWorker) => void,
+  later: (fn: () => void) => void = (fn) => setTimeout(fn, 0),
+): (msg: ToWorker) => void {
+  const handler = new ModelHandler();
+  /** Bumped by each scene, per channel (the store that asked): its older counting stops. */
+  const generations = new Map<number, number>();
+  return (msg) => {
+    const channel = msg.type === 'scene' ? (msg.channel ?? 0) : 0;
+    if (msg.type === 'scene') generations.set(channel, (generations.get(channel) ?? 0) + 1);
+    const reply = handler.handle(msg);
+    if (!reply) return;
+    for (const m of outgoing(reply)) post(m);
+    if (msg.type !== 'scene' || reply.type !== 'scene') return;
+    const result = handler.run(msg.objects, msg.scene);
+    if (!result || result instanceof Error) return;
+    const todo = laterCounts(result, reply.reply);
+    const mine = generations.get(channel);
+    const step = () => {
+      if (generations.get(channel) !== mine) return;
+      const node = todo.shift();
+      if (node === undefined) return;
+      const c = ruleCountOf(result, node);
+      if (c) post({ type: 'counts', req: msg.req, counts: { [node]: c } });
+      later(step);
+    };
+    later(step);
+  };
+}

@@ -58,7 +58,18 @@ export type ToWorker =
    */
   | { type: 'objects'; id: number; objects: ScenarioObject[]; more?: boolean }
   | { type: 'forget'; id: number }
-  | { type: 'scene'; req: number; objects: number; scene: SceneOptions; nodes: string[] }
+  | {
+      type: 'scene';
+      req: number;
+      objects: number;
+      scene: SceneOptions;
+      nodes: string[];
+      /**
+       * Which of the page's stores asks (the app's, each live scene of the tutorial, …): a newer
+       * scene from the same one stops the rule counting for its older one, not for another's.
+       */
+      channel?: number;
+    }
   | { type: 'rules'; req: number; objects: number; scene: SceneOptions; node: string };
 
 export type FromWorker =
