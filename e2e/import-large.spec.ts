@@ -57,10 +57,24 @@ test.describe('your cluster, large', () => {
     expect(Buffer.byteLength(text)).toBeGreaterThan(5_000_000);
     await page.goto('/');
     const { editor } = await openEditor(page);
+    // "Checking…" shows while the check runs; it may come and go while the paste itself is
+    // still being typed, so a watcher installed first records that it appeared.
+    await page.evaluate(() => {
+      const w = window as unknown as { __sawChecking?: boolean };
+      const seen = () => {
+        if (document.querySelector('[data-testid="manifest-editor"] [data-testid="checking"]'))
+          w.__sawChecking = true;
+      };
+      new MutationObserver(seen).observe(document.body, { childList: true, subtree: true });
+    });
     await paste(page, text);
     // The check takes seconds; meanwhile the page answers: "Checking…" is drawn and a typed
     // line lands in the editor (it restarts the check, the newer text wins).
-    await expect(editor.getByTestId('checking')).toBeVisible({ timeout: 60_000 });
+    await expect
+      .poll(() => page.evaluate(() => (window as { __sawChecking?: boolean }).__sawChecking), {
+        timeout: 60_000,
+      })
+      .toBe(true);
     await page.keyboard.press('ControlOrMeta+Home');
     await page.keyboard.insertText('# checked while typing\n');
     await expect(page.locator('.cm-line').first()).toHaveText('# checked while typing');

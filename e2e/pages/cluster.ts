@@ -19,8 +19,8 @@ export async function openCluster(page: Page): Promise<Locator> {
  * (a `v1` List, what `kubectl get … -o json` prints) given to the import's file input (it is
  * in the "Your cluster" dialog, which need not be open: a file input takes files while hidden,
  * and a load that works leaves the dialog closed). Waits
- * until the drawing shows the cluster (`data-node-count` on the topology equals the number of
- * Node objects). `timeout` (ms) is for big clusters.
+ * until it is applied (the import's status line), its answer is on screen and the drawing
+ * shows it (`data-node-count` on the topology equals the number of Node objects). `timeout` (ms) is for big clusters.
  */
 export async function loadObjects(
   page: Page,
@@ -33,6 +33,12 @@ export async function loadObjects(
     name: 'cluster.json',
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify(list)),
+  });
+  // Applied (the status line says so), the answer on screen is for it, and it is drawn. The
+  // node count alone is not enough: a 3-node cluster replacing the 3-node default matches at once.
+  await expect(page.getByTestId('import-notice')).not.toBeEmpty({ timeout });
+  await expect(page.getByTestId('stage')).toHaveAttribute('data-model-pending', 'false', {
+    timeout,
   });
   await expect(page.getByTestId('topology')).toHaveAttribute('data-node-count', String(nodes), {
     timeout,
