@@ -34,11 +34,17 @@ function plural(n: number, word: string): string {
 const SLOW_CHECK_MS = 300;
 
 /**
- * Whether a check has been running for over {@link SLOW_CHECK_MS}: `set(true)` when one
- * starts, `set(false)` when it ends (checks may overlap: each start needs its end).
+ * Whether a check is running, and whether it has been for over {@link SLOW_CHECK_MS} (only
+ * then does "Checking…" show): `set(true)` when one starts, `set(false)` when it ends (checks
+ * may overlap: each start needs its end).
  */
-function useSlowChecking(): { slow: boolean; set: (checking: boolean) => void } {
+function useSlowChecking(): {
+  slow: boolean;
+  running: boolean;
+  set: (checking: boolean) => void;
+} {
   const [slow, setSlow] = useState(false);
+  const [running, setRunning] = useState(false);
   const state = useRef<{ running: number; timer: ReturnType<typeof setTimeout> | undefined }>({
     running: 0,
     timer: undefined,
@@ -46,6 +52,7 @@ function useSlowChecking(): { slow: boolean; set: (checking: boolean) => void } 
   const set = useCallback((checking: boolean) => {
     const s = state.current;
     s.running = Math.max(0, s.running + (checking ? 1 : -1));
+    setRunning(s.running > 0);
     if (s.running > 0 && s.timer === undefined) {
       s.timer = setTimeout(() => setSlow(true), SLOW_CHECK_MS);
     } else if (s.running === 0) {
@@ -55,7 +62,7 @@ function useSlowChecking(): { slow: boolean; set: (checking: boolean) => void } 
     }
   }, []);
   useEffect(() => () => clearTimeout(state.current.timer), []);
-  return { slow, set };
+  return { slow, running, set };
 }
 
 export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
@@ -65,7 +72,7 @@ export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
   const [analysis, setAnalysis] = useState<ShownAnalysis | null>(null);
   const [failure, setFailure] = useState('');
   const [refused, setRefused] = useState('');
-  const { slow: checkingSlow, set: setChecking } = useSlowChecking();
+  const { slow: checkingSlow, running: checkRunning, set: setChecking } = useSlowChecking();
   const text = useAppStore(selectEditorText);
   const summaryId = useId();
   const reasonId = useId();
@@ -144,7 +151,12 @@ export default function ManifestEditor({ applied, onApplied, onClose }: Props) {
   const isApplied = applied !== null && applied === text;
 
   return (
-    <div className="import-editor" data-testid="manifest-editor">
+    <div
+      className="import-editor"
+      data-testid="manifest-editor"
+      // For tests: a check is running now (shown as "Checking…" only past SLOW_CHECK_MS).
+      data-check-running={checkRunning}
+    >
       <div className="import-editor-main">
         <div className="import-cm" ref={host} data-own-keys="" />
         <p className="import-help muted">
