@@ -32,12 +32,11 @@ import { StoreProvider } from '../store';
 import type { AppStore } from '../store';
 import { setDefaultEngine } from '../store/engine';
 import { firstAnswer } from '../store/firstAnswer';
-import { selectPlayback, selectStepCount } from '../store/selectors';
 import { createWorkerEngine } from '../worker/client';
 import { EmbedView } from './EmbedView';
 import { bootEmbed } from './bootEmbed';
 import { parseEmbedOptions } from './options';
-import { applyHostMessage, stepNumber } from './protocol';
+import { applyHostMessage, stepReporter, whereNow } from './protocol';
 import { HOST_THEME_ATTRIBUTES, hostTheme } from './hostTheme';
 import type { EmbedOptions } from './options';
 
@@ -170,10 +169,7 @@ export class LbDatapathElement extends HTMLElement {
               `LoadBalancer data path, embedded${this.#id > 1 ? ` (${this.#id})` : ''}`
             }
             onMounted={() => {
-              this.#emit('lb-datapath:ready', {
-                step: stepNumber(store.getState().playback.stepIndex),
-                steps: selectStepCount(store.getState()),
-              });
+              this.#emit('lb-datapath:ready', whereNow(store));
               this.#ready = true;
               this.#sendStep();
             }}
@@ -203,16 +199,10 @@ export class LbDatapathElement extends HTMLElement {
     const all = start.problem ? [start.problem, ...problems] : problems;
     const root = createRoot(this.#container, { identifierPrefix: `lbd${this.#id}-` });
     this.#root = root;
-    let last = '';
     // Step events start after `ready`, as the iframe's messages do.
+    const report = stepReporter(store, (e) => this.#emit('lb-datapath:step', e));
     this.#sendStep = () => {
-      const s = store.getState();
-      const { stepIndex, playing } = selectPlayback(s);
-      const steps = selectStepCount(s);
-      const key = `${stepIndex}/${steps}/${playing}`;
-      if (key === last || this.#store !== store || !this.#ready) return;
-      last = key;
-      this.#emit('lb-datapath:step', { step: stepNumber(stepIndex), steps, playing });
+      if (this.#store === store && this.#ready) report();
     };
     store.subscribe(() => this.#sendStep());
     this.#view = { options, problems: all };

@@ -58,6 +58,32 @@ export function stepNumber(stepIndex: number): number {
   return stepIndex + 1;
 }
 
+/** Where the player is, as the messages and events say it: `{ step, steps }` (see the module comment). */
+export function whereNow(store: AppStore): { step: number; steps: number } {
+  const s = store.getState();
+  return { step: stepNumber(s.playback.stepIndex), steps: selectStepCount(s) };
+}
+
+/**
+ * A step reporter for the iframe's `lb-datapath:step` messages and the element's events:
+ * each call tells `emit` the step, the step count and whether it plays, when one of them
+ * changed since the last call that did.
+ */
+export function stepReporter(
+  store: AppStore,
+  emit: (e: { step: number; steps: number; playing: boolean }) => void,
+): () => void {
+  let last = '';
+  return () => {
+    const { step, steps } = whereNow(store);
+    const { playing } = store.getState().playback;
+    const key = `${step}/${steps}/${playing}`;
+    if (key === last) return;
+    last = key;
+    emit({ step, steps, playing });
+  };
+}
+
 const TOGGLES = ['externalTrafficPolicy', 'ipMode', 'proxyMode', 'published', 'nodeFailed'];
 
 function isRecord(v: unknown): v is Record<string, unknown> {

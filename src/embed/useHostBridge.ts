@@ -9,10 +9,9 @@
  */
 import { useCallback, useEffect } from 'react';
 import type { RefObject } from 'react';
-import { selectPlayback, selectStepCount } from '../store/selectors';
 import { whenModel } from '../store/modelSync';
 import type { AppStore } from '../store/types';
-import { applyHostMessage, stepNumber } from './protocol';
+import { applyHostMessage, stepReporter, whereNow } from './protocol';
 import type { ToHost } from './protocol';
 
 /** Posts `m` to `parent` for each allowed origin (or `'*'` when any is allowed). */
@@ -47,24 +46,10 @@ export function useHostBridge(
     };
     window.addEventListener('message', onMessage);
 
-    let last = '';
-    const sendStep = () => {
-      const s = store.getState();
-      const { stepIndex, playing } = selectPlayback(s);
-      const steps = selectStepCount(s);
-      const key = `${stepIndex}/${steps}/${playing}`;
-      if (key === last) return;
-      last = key;
-      post({ type: 'lb-datapath:step', step: stepNumber(stepIndex), steps, playing });
-    };
+    const sendStep = stepReporter(store, (e) => post({ type: 'lb-datapath:step', ...e }));
     const unsubscribe = store.subscribe(sendStep);
     whenModel(store, () => {
-      const s = store.getState();
-      post({
-        type: 'lb-datapath:ready',
-        step: stepNumber(s.playback.stepIndex),
-        steps: selectStepCount(s),
-      });
+      post({ type: 'lb-datapath:ready', ...whereNow(store) });
       sendStep();
     });
 
