@@ -31,6 +31,20 @@ function sortedByEndpoint(list: readonly EndpointModel[]): EndpointModel[] {
   return keyed.map((k) => k.ep);
 }
 
+/**
+ * kube-proxy's `BaseServicePortInfo.ExternallyAccessible` (`pkg/proxy/serviceport.go`): a
+ * NodePort, a VIP-mode load-balancer IP or an externalIP. Asked of the Service, not of one
+ * port: a NodePort on any port counts (kube-proxy asks per port; the two differ only for a
+ * LoadBalancer with `allocateLoadBalancerNodePorts: false` and a nodePort on some ports).
+ */
+export function externallyAccessible(svc: ServiceModel): boolean {
+  return (
+    svc.externalIPs.length > 0 ||
+    svc.ingress.some((i) => i.ipMode === 'VIP') ||
+    svc.ports.some((p) => p.nodePort !== 0)
+  );
+}
+
 function usable(list: EndpointModel[]): EndpointModel[] {
   const ready = list.filter((e) => e.ready);
   return ready.length > 0 ? ready : list.filter((e) => e.serving && e.terminating);
@@ -47,12 +61,15 @@ export function categorizeEndpoints(
 ): CategorizedEndpoints {
   const sorted = sortedByEndpoint(endpoints);
   const hasAny = sorted.some((e) => e.ready || (e.serving && e.terminating));
-  const usesLocal = svc.externalTrafficPolicy === 'Local' || svc.internalTrafficPolicy === 'Local';
-  const usesCluster =
-    svc.internalTrafficPolicy === 'Cluster' ||
-    (svc.type !== 'ClusterIP' && svc.externalTrafficPolicy === 'Cluster') ||
-    // Local external policy still needs the cluster list for short-circuited pod/host traffic.
-    svc.externalTrafficPolicy === 'Local';
+  // serviceport.go UsesLocalEndpoints: `InternalPolicyLocal() || (ExternalPolicyLocal() &&
+  // ExternallyAccessible())`.
+  const usesLocal =
+    svc.internalTrafficPolicy === 'Local' ||
+    (svc.externalTrafficPolicy === 'Local' && externallyAccessible(svc));
+  // serviceport.go UsesClusterEndpoints: `!InternalPolicyLocal() || ExternallyAccessible()`
+  // — "Even if the external traffic policy is Local, we need Cluster endpoints to implement
+  // short circuiting."
+  const usesCluster = svc.internalTrafficPolicy !== 'Local' || externallyAccessible(svc);
   const cluster = usesCluster ? usable(sorted) : [];
   const local = usesLocal ? usable(sorted.filter((e) => e.nodeName === nodeName)) : [];
   // `cluster` is sorted already: the union needs sorting only when `local` adds to it.

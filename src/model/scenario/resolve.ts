@@ -4,7 +4,8 @@
  *
  * Sources for the defaults:
  * - Service: `pkg/apis/core/v1/defaults.go` (SetDefaults_Service): externalTrafficPolicy
- *   `Cluster` for NodePort/LoadBalancer, internalTrafficPolicy `Cluster`, sessionAffinity
+ *   `Cluster` for externally-accessible Services (NodePort, LoadBalancer, ClusterIP with
+ *   `externalIPs`), internalTrafficPolicy `Cluster`, sessionAffinity
  *   `None`, protocol `TCP`, targetPort = port, ClientIP timeout 10800 s; `ipMode` defaults to
  *   `VIP` when `ip` is set (SetDefaults_LoadBalancerIngress, KEP-1860).
  * - EndpointSlice conditions as kube-proxy reads them: ready nil ⇒ true; serving nil ⇒ true;
@@ -83,7 +84,13 @@ function resolvePod(pod: Pod): ClusterPod {
 function resolveService(svc: Service): ServiceModel {
   const spec = svc.spec ?? {};
   const type = (spec.type ?? 'ClusterIP') as ServiceModel['type'];
-  const external = type === 'NodePort' || type === 'LoadBalancer';
+  // apiservice.ExternallyAccessible (pkg/api/v1/service/util.go): LoadBalancer, NodePort, or
+  // ClusterIP with externalIPs. kube-proxy reads the policy through ExternalPolicyLocal, so
+  // Local applies to a ClusterIP Service's externalIPs too.
+  const external =
+    type === 'NodePort' ||
+    type === 'LoadBalancer' ||
+    (type === 'ClusterIP' && (spec.externalIPs ?? []).length > 0);
   const ports: ServicePortModel[] = (spec.ports ?? []).map((p, i) => {
     let targetPort: number;
     if (p.targetPort === undefined) targetPort = p.port;

@@ -9,7 +9,15 @@ import type { LoadBalancerDelivery } from '../k8s/objects';
 
 /** What the client dials. */
 export type DialTarget =
-  { kind: 'LoadBalancer' } | { kind: 'NodePort'; nodeName: string } | { kind: 'ClusterIP' };
+  | { kind: 'LoadBalancer' }
+  | { kind: 'NodePort'; nodeName: string }
+  | { kind: 'ClusterIP' }
+  /**
+   * `spec.externalIPs[0]` on the Service port. Kubernetes does not route an externalIP
+   * ("the responsibility of the cluster administrator", Service docs): `nodeName` is the node
+   * the network's route for it points at.
+   */
+  | { kind: 'ExternalIP'; nodeName: string };
 
 /** Pinned choices; unset means "draw from the seed". */
 export interface Choices {

@@ -30,7 +30,9 @@ function capture(hit: ModeHit, ctx: NarrationContext, fellThrough: boolean): Tex
       ? 'ClusterIP'
       : svc.ingress.some((i) => i.ip === arrived.dst)
         ? 'LB'
-        : 'NodePort';
+        : svc.externalIPs.includes(arrived.dst)
+          ? 'ExternalIP'
+          : 'NodePort';
   const tail = fellThrough
     ? ` But the Service's external chain has no rule for this packet on ${node.name}: it comes back un-translated.`
     : '';
@@ -46,6 +48,11 @@ function capture(hit: ModeHit, ctx: NarrationContext, fellThrough: boolean): Tex
     return {
       title: `The NodePort :${arrived.dport} is caught`,
       body: `The packet is addressed to ${node.name}'s own address on port ${arrived.dport}. ${how}${tail}`,
+    };
+  if (kind === 'ExternalIP')
+    return {
+      title: `The external IP ${arrived.dst}:${arrived.dport} is caught`,
+      body: `The packet is addressed to ${arrived.dst}, one of the Service's spec.externalIPs. Kubernetes does not route that address (the network does), but kube-proxy programs it on every node, so ${node.name} takes it as the Service's external traffic. ${how}${tail}`,
     };
   if (kind === 'LB')
     return {

@@ -53,6 +53,31 @@ function inPodNetwork(cluster: Cluster, ip: string): boolean {
   return cluster.nodes.some((n) => n.podCIDR !== '' && cidrContains(n.podCIDR, ip));
 }
 
+/**
+ * The externalIP a client dials and the node the network delivers it to. Kubernetes neither
+ * allocates nor routes `spec.externalIPs` ("the responsibility of the cluster
+ * administrator", Service docs): the trace takes the first one and assumes the network's
+ * route for it points at `nodeName`.
+ * @throws {Error} when `nodeName` names no node.
+ */
+function externalIPRoute(
+  cluster: Cluster,
+  svc: ServiceModel,
+  nodeName: string,
+): { ip: string } | { outcome: Outcome } {
+  if (!findNode(cluster, nodeName)) throw new Error(`no node "${nodeName}"`);
+  const ip = svc.externalIPs[0];
+  if (ip === undefined)
+    return {
+      outcome: {
+        kind: 'no-address',
+        reason: 'the Service has no spec.externalIPs',
+        summary: 'No external IP to dial.',
+      },
+    };
+  return { ip };
+}
+
 /** Picks an endpoint: the pinned one when it is among the options, else a seeded draw. */
 function chooser(rng: Rng, pinned: string | undefined): EndpointChooser {
   return (options) => {
@@ -139,6 +164,13 @@ export function trace(
       dst = svc.clusterIP;
       dport = port.port;
       break;
+    case 'ExternalIP': {
+      const routed = externalIPRoute(cluster, svc, options.dial.nodeName);
+      if ('outcome' in routed) return done(routed.outcome);
+      dst = routed.ip;
+      dport = port.port;
+      break;
+    }
   }
 
   let pkt: Packet = {
@@ -162,6 +194,10 @@ export function trace(
     };
   } else if (ingress && dst === ingress.ip) {
     next = { place: 'lb', origin: 'network' };
+  } else if (options.dial.kind === 'ExternalIP') {
+    // A node that holds the address itself gets it (ARP); otherwise the administrator's route.
+    const owner = cluster.nodes.find((n) => n.addresses.includes(dst));
+    next = { place: `node:${owner?.name ?? options.dial.nodeName}`, origin: 'network' };
   } else {
     const owner = cluster.nodes.find((n) => n.addresses.includes(dst));
     if (!owner)
@@ -173,6 +209,7 @@ export function trace(
       });
     next = { place: `node:${owner.name}`, origin: 'network' };
   }
+  const routedTo = findNode(cluster, next.place.slice('node:'.length));
   steps.add({
     direction: 'request',
     at: 'client',
@@ -181,6 +218,16 @@ export function trace(
     before: pkt,
     after: pkt,
     transform: 'none',
+    ...(options.dial.kind === 'ExternalIP' && !home && routedTo
+      ? {
+          rule: {
+            kind: 'routing' as const,
+            text: routedTo.addresses.includes(dst)
+              ? `${dst} is an address of ${routedTo.name}`
+              : `${dst} via ${routedTo.internalIP} (the network's route for the externalIP, set by the cluster administrator)`,
+          },
+        }
+      : {}),
     narration: {
       title: `The client dials ${dialText}`,
       body: `${client.location === 'Internet' ? 'A client on the internet' : client.location === 'Node' ? `A process on ${home?.name} (host network)` : `A pod on ${home?.name}`} opens a TCP connection: its first packet, a SYN from ${pkt.src}:${pkt.sport}, is addressed to ${dialText}.`,

@@ -6,7 +6,7 @@
  */
 import type { Cluster, EndpointModel, ServiceModel } from '../../scenario/cluster';
 import type { Protocol } from '../../net/ip';
-import { categorizeEndpoints, endpointString } from '../endpoints';
+import { categorizeEndpoints, endpointString, externallyAccessible } from '../endpoints';
 import { endpointSet } from './endpointSet';
 import { endpointChainName } from './hash';
 import { comment as c, jump } from './build';
@@ -79,7 +79,9 @@ export function portEndpoints(
   const usesLocal = svc.externalTrafficPolicy === 'Local' || svc.internalTrafficPolicy === 'Local';
   // Everything the lists and the KUBE-SEP- rules depend on.
   const rules = `${S}\u0000${p}\u0000${largeClusterMode ? 1 : 0}${affinity ? `\u0000${svc.affinityTimeoutSeconds}` : ''}`;
-  const key = `${rules}\u0000${svc.type}\u0000${svc.externalTrafficPolicy}\u0000${svc.internalTrafficPolicy}\u0000${usesLocal ? nodeName : ''}\u0000${contentOf(raw)}`;
+  // categorizeEndpoints also asks whether the Service is externally accessible.
+  const ext = externallyAccessible(svc) ? 1 : 0;
+  const key = `${rules}\u0000${svc.type}\u0000${ext}\u0000${svc.externalTrafficPolicy}\u0000${svc.internalTrafficPolicy}\u0000${usesLocal ? nodeName : ''}\u0000${contentOf(raw)}`;
   const hit = store.get(key);
   if (hit) return hit;
 

@@ -37,7 +37,6 @@ export function writeServiceRules(w: RuleWriter, ctx: ServiceRuleContext, svc: S
   const { cluster, node, localCIDR, localhostNodePortRule } = ctx;
   // appendServiceCommentLocked: the per-endpoint comments go in large clusters.
   const epComment = (text: string): Match[] => (ctx.largeClusterMode ? [] : [c(text)]);
-  const externallyAccessible = svc.type !== 'ClusterIP' || svc.externalIPs.length > 0;
   // ipMode Proxy ingress IPs are skipped (servicechangetracker.go, proxyutil.IsVIPMode).
   const lbVIPs = svc.ingress.filter((i) => i.ipMode === 'VIP').map((i) => i.ip);
   for (const port of svc.ports) {
@@ -64,6 +63,9 @@ export function writeServiceRules(w: RuleWriter, ctx: ServiceRuleContext, svc: S
       if (eps.local.length === 0) hasExternal = false;
     }
     const extChain = names.ext;
+    // serviceport.go ExternallyAccessible, per port: a NodePort, a VIP-mode LB IP or an externalIP.
+    const externallyAccessible =
+      port.nodePort !== 0 || lbVIPs.length > 0 || svc.externalIPs.length > 0;
     const usesExtChain = hasEndpoints && externallyAccessible;
     const usesFW = hasEndpoints && lbVIPs.length > 0 && svc.loadBalancerSourceRanges.length > 0;
     const lbChain = usesFW ? names.fw : extChain;

@@ -419,7 +419,64 @@ const lbTests: ProxierTest[] = [
 ];
 
 /** Every reproduced kube-proxy test, the overall one first. */
-export const PROXIER_TESTS: ProxierTest[] = [overall, badIPs, ...lbTests];
+/** The externalIPs Service of TestOnlyLocalExternalIPs / TestNonLocalExternalIPs (OLD). */
+function externalIPService(spec: Partial<NonNullable<Service['spec']>>): ScenarioObject {
+  return service('ns1', 'svc1', {
+    clusterIP: '172.30.0.41',
+    externalIPs: ['192.168.99.11'],
+    ports: [{ ...P80, targetPort: 80 }],
+    ...spec,
+  });
+}
+
+/** Endpoints 10.180.0.1 (no nodeName: not local) and 10.180.2.1 on this node. */
+const externalIPSlice = slice('ns1', 'svc1', [ep('10.180.0.1'), ep('10.180.2.1', TEST_HOSTNAME)]);
+
+/**
+ * The externalIPs tests (OLD). kube-proxy reads the Service type only through
+ * `ExternalPolicyLocal` (pkg/api/v1/service/util.go: LoadBalancer, NodePort, or ClusterIP with
+ * externalIPs) and the per-port `ExternallyAccessible` (pkg/proxy/serviceport.go: a nodePort,
+ * a VIP or an externalIP), so TestOnlyLocalExternalIPs' NodePort Service without a nodePort
+ * and the same Service as type ClusterIP give the same dump.
+ */
+const externalIPTests: ProxierTest[] = [
+  {
+    name: 'TestExternalIPsReject',
+    fixture: 'TestExternalIPsReject',
+    options: OLD_FAKE,
+    objects: [OLD_NODE, kubeProxy(), externalIPService({ type: 'ClusterIP' })],
+  },
+  {
+    name: 'TestOnlyLocalExternalIPs',
+    fixture: 'TestOnlyLocalExternalIPs',
+    options: OLD_FAKE,
+    objects: [
+      OLD_NODE,
+      kubeProxy(),
+      externalIPService({ type: 'NodePort', externalTrafficPolicy: 'Local' }),
+      externalIPSlice,
+    ],
+  },
+  {
+    name: 'TestOnlyLocalExternalIPs, the Service as type ClusterIP',
+    fixture: 'TestOnlyLocalExternalIPs',
+    options: OLD_FAKE,
+    objects: [
+      OLD_NODE,
+      kubeProxy(),
+      externalIPService({ type: 'ClusterIP', externalTrafficPolicy: 'Local' }),
+      externalIPSlice,
+    ],
+  },
+  {
+    name: 'TestNonLocalExternalIPs',
+    fixture: 'TestNonLocalExternalIPs',
+    options: OLD_FAKE,
+    objects: [OLD_NODE, kubeProxy(), externalIPService({}), externalIPSlice],
+  },
+];
+
+export const PROXIER_TESTS: ProxierTest[] = [overall, badIPs, ...lbTests, ...externalIPTests];
 
 /**
  * TestSyncProxyRulesLargeClusterMode (NEW): masqueradeAll, three ClusterIP Services; svc1 and
