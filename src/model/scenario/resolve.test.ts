@@ -27,3 +27,45 @@ describe('the balancer backend address when none is given', () => {
     );
   });
 });
+
+// pkg/api/v1/service/util.go: ExternallyAccessible is LoadBalancer, NodePort, or ClusterIP
+// with externalIPs; ExternalPolicyLocal is that and `externalTrafficPolicy: Local` — what
+// kube-proxy reads. NeedsHealthCheck (a healthCheckNodePort) is LoadBalancer only.
+// serviceport.go keeps only the proxier's family of externalIPs (IPv4 here).
+describe('externalTrafficPolicy as kube-proxy reads it', () => {
+  const withService = (spec: Record<string, unknown>) =>
+    canonicalObjects()
+      .filter((o) => o.kind !== 'CloudLoadBalancer')
+      .map((o) =>
+        o.kind === 'Service'
+          ? ({
+              apiVersion: 'v1',
+              kind: 'Service',
+              metadata: o.metadata,
+              spec: { clusterIP: '10.96.0.50', ports: [{ name: 'http', port: 80 }], ...spec },
+            } as ScenarioObject)
+          : o,
+      );
+  const svcOf = (spec: Record<string, unknown>) => resolveCluster(withService(spec)).services[0];
+
+  it('ClusterIP with externalIPs keeps Local, and gets no health check port', () => {
+    const s = svcOf({
+      type: 'ClusterIP',
+      externalIPs: ['192.0.2.10'],
+      externalTrafficPolicy: 'Local',
+      healthCheckNodePort: 30000,
+    });
+    expect(s?.externalTrafficPolicy).toBe('Local');
+    expect(s?.healthCheckNodePort).toBe(0);
+  });
+
+  it('ClusterIP without externalIPs is never Local (not externally accessible)', () => {
+    expect(svcOf({ externalTrafficPolicy: 'Local' })?.externalTrafficPolicy).toBe('Cluster');
+  });
+
+  it('an IPv6 externalIP is left out by the IPv4 proxier', () => {
+    expect(svcOf({ externalIPs: ['2001:db8::10', '192.0.2.10'] })?.externalIPs).toEqual([
+      '192.0.2.10',
+    ]);
+  });
+});

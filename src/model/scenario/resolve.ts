@@ -131,7 +131,9 @@ function resolveService(svc: Service): ServiceModel {
     affinityTimeoutSeconds: spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? 10800,
     loadBalancerSourceRanges:
       type === 'LoadBalancer' ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()) : [],
-    externalIPs: [...(spec.externalIPs ?? [])],
+    // The IPv4 proxier keeps only IPv4 externalIPs (serviceport.go "Filter ExternalIPs to
+    // correct IP family").
+    externalIPs: (spec.externalIPs ?? []).filter(isIPv4),
     ingress: type === 'LoadBalancer' ? ingress : [],
   };
 }

@@ -505,6 +505,55 @@ describe('further settings', () => {
     );
   });
 
+  it('a ClusterIP Service with externalIPs under Local: KUBE-EXT → KUBE-SVL, or the DROP', () => {
+    // Issue 14. ExternalPolicyLocal (pkg/api/v1/service/util.go) is true for ClusterIP with
+    // externalIPs; proxier.go then writes what TestOnlyLocalExternalIPs (testdata/) shows for
+    // the NodePort case, and without local endpoints the KUBE-EXTERNAL-SERVICES DROP of
+    // TestOverallIPTablesRules' svc2 ("ns2/svc2:p80 has no local endpoints"). There is no
+    // NodePort, so no KUBE-NODEPORTS rule and no addrtype DROP.
+    const d = scene().edit((o) => {
+      o.splice(
+        o.findIndex((x) => x.kind === 'CloudLoadBalancer'),
+        1,
+      );
+      const spec = svcOf(o);
+      spec.type = 'ClusterIP';
+      spec.externalIPs = ['192.0.2.10'];
+      spec.externalTrafficPolicy = 'Local';
+      delete spec.allocateLoadBalancerNodePorts;
+      spec.ports = [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 8080 }];
+      // No balancer, so no status.loadBalancer either.
+      const i = o.findIndex((x) => x.kind === 'Service');
+      o[i] = {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'web', namespace: 'default' },
+        spec,
+      };
+    });
+    const n1 = d.rules('node-1');
+    expect(n1.chain('nat', 'KUBE-SERVICES')?.slice(0, 2)).toEqual([
+      `-A KUBE-SERVICES -d 10.96.0.50/32 -p tcp -m comment --comment "${S} cluster IP" -m tcp --dport 80 -j ${SVC}`,
+      `-A KUBE-SERVICES -d 192.0.2.10/32 -p tcp -m comment --comment "${S} external IP" -m tcp --dport 80 -j ${EXT}`,
+    ]);
+    expect(n1.chain('nat', EXT)).toEqual([
+      `-A ${EXT} -s 10.244.0.0/16 -m comment --comment "pod traffic for ${S} external destinations" -j ${SVC}`,
+      `-A ${EXT} -m comment --comment "masquerade LOCAL traffic for ${S} external destinations" -m addrtype --src-type LOCAL -j KUBE-MARK-MASQ`,
+      `-A ${EXT} -m comment --comment "route LOCAL traffic for ${S} external destinations" -m addrtype --src-type LOCAL -j ${SVC}`,
+      `-A ${EXT} -j ${SVL}`,
+    ]);
+    expect(n1.chain('nat', SVL)).toEqual([
+      `-A ${SVL} -m comment --comment "${S} -> 10.244.1.5:8080" -j ${SEP1}`,
+    ]);
+    expect(n1.chain('filter', 'KUBE-EXTERNAL-SERVICES') ?? []).toEqual([]);
+    const n2 = d.rules('node-2');
+    expect(n2.chain('filter', 'KUBE-EXTERNAL-SERVICES')).toEqual([
+      `-A KUBE-EXTERNAL-SERVICES -d 192.0.2.10/32 -p tcp -m comment --comment "${S} has no local endpoints" -m tcp --dport 80 -j DROP`,
+    ]);
+    expect(n2.chain('nat', EXT)).toHaveLength(3);
+    expect(n2.chain('nat', 'KUBE-NODEPORTS') ?? []).toEqual([]);
+  });
+
   it('internalTrafficPolicy Local: the cluster IP goes to KUBE-SVL, or is dropped without local endpoints', () => {
     const d = scene().edit((o) => {
       svcOf(o).internalTrafficPolicy = 'Local';

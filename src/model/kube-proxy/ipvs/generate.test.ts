@@ -20,6 +20,7 @@ import { DEFAULT_SCENE, applyScene, canonicalObjects, resolveCluster } from '../
 import { generateIpvs, libipvsAddressCompare } from './generate';
 import type { IpvsRuleset } from './generate';
 import { ipvsMode } from './index';
+import { FAKE_NODE, externalIPObjects } from '../testdata/externalIPService';
 
 function cluster(scene: Partial<SceneOptions> = {}, edit?: (c: Cluster) => void): Cluster {
   const c = resolveCluster(applyScene(canonicalObjects(), { ...DEFAULT_SCENE, ...scene }));
@@ -406,5 +407,91 @@ describe('rule lines', () => {
     expect(rs.lines.find((l) => l.ruleId === 'nat/KUBE-SERVICES/0')?.chain).toBe(
       'nat/KUBE-SERVICES',
     );
+  });
+});
+
+// Issue 14: Local applies to externalIPs whatever the Service type, because kube-proxy asks
+// ExternalPolicyLocal (pkg/api/v1/service/util.go), true for ClusterIP with externalIPs.
+describe('TestOnlyLocalExternalIPs (kube-proxy ipvs proxier_test.go)', () => {
+  // The test's Service: NodePort (no nodePort), ClusterIP 10.20.30.41, externalIPs
+  // 50.60.70.81, 2012::51 and 127.0.0.1, Local; endpoints 10.180.0.1 on this node and
+  // 10.180.1.1 on "other-node". It expects 3 virtual servers ("ipvs filters out by
+  // IPFamily") and only the local endpoint behind the external IPs.
+  const objects = (type: 'NodePort' | 'ClusterIP') =>
+    externalIPObjects({ mode: 'ipvs', type, externalTrafficPolicy: 'Local' }).map((o) => {
+      if (o.kind === 'Service' && o.spec)
+        return {
+          ...o,
+          spec: {
+            ...o.spec,
+            clusterIP: '10.20.30.41',
+            externalIPs: ['50.60.70.81', '2012::51', '127.0.0.1'],
+          },
+        };
+      if (o.kind === 'EndpointSlice')
+        return {
+          ...o,
+          endpoints: [
+            { addresses: ['10.180.0.1'], nodeName: FAKE_NODE.name },
+            { addresses: ['10.180.1.1'], nodeName: 'other-node' },
+          ],
+        };
+      return o;
+    });
+
+  it.each(['NodePort', 'ClusterIP'] as const)('as type %s', (type) => {
+    const rs = generateIpvs(resolveCluster(objects(type)), FAKE_NODE.name);
+    expect(rs.virtualServers.map((v) => `${v.address}:${v.port}`).sort()).toEqual([
+      '10.20.30.41:80',
+      '127.0.0.1:80',
+      '50.60.70.81:80',
+    ]);
+    expect(vs(rs, '50.60.70.81:80')).toEqual(['10.180.0.1:80']);
+    expect(vs(rs, '127.0.0.1:80')).toEqual(['10.180.0.1:80']);
+    expect(vs(rs, '10.20.30.41:80')).toEqual(['10.180.0.1:80', '10.180.1.1:80']);
+  });
+});
+
+// proxier.go syncProxyRules "Capture externalIPs": ExternalPolicyLocal puts the entry in
+// KUBE-EXTERNAL-IP-LOCAL instead of KUBE-EXTERNAL-IP ("We have to SNAT packets to external
+// IPs" only for the latter); writeIptablesRules gives KUBE-EXTERNAL-IP-LOCAL the two
+// externalIPRules ACCEPTs and no KUBE-MARK-MASQ; KUBE-IPVS-FILTER RETURNs for both sets.
+// syncEndpoint with no local endpoint: "Allow access from local PODs even if no local
+// endpoints exist" — the virtual server gets every endpoint (kubernetes#97081).
+describe('externalIPs under Local on a ClusterIP Service: KUBE-EXTERNAL-IP-LOCAL', () => {
+  const gen = (localEndpoint: boolean) =>
+    generateIpvs(
+      resolveCluster(
+        externalIPObjects({ mode: 'ipvs', externalTrafficPolicy: 'Local', localEndpoint }),
+      ),
+      FAKE_NODE.name,
+    );
+  const cmt =
+    '-m comment --comment "Kubernetes service external ip + port with externalTrafficPolicy=local"';
+
+  it('the set holds the external IP, KUBE-EXTERNAL-IP stays empty', () => {
+    const rs = gen(true);
+    expect(members(rs, 'KUBE-EXTERNAL-IP-LOCAL')).toEqual(['192.168.99.11,tcp:80']);
+    expect(members(rs, 'KUBE-EXTERNAL-IP')).toEqual([]);
+    expect(rs.dummyAddresses).toContain('192.168.99.11');
+  });
+
+  it('KUBE-SERVICES accepts it twice and never marks it; KUBE-IPVS-FILTER returns it', () => {
+    const rs = gen(true);
+    const svcChain = chain(rs, 'nat', 'KUBE-SERVICES') ?? [];
+    expect(svcChain.filter((l) => l.includes('KUBE-EXTERNAL-IP-LOCAL'))).toEqual([
+      `-A KUBE-SERVICES ${cmt} -m set --match-set KUBE-EXTERNAL-IP-LOCAL dst,dst -m physdev ! --physdev-is-in -m addrtype ! --src-type LOCAL -j ACCEPT`,
+      `-A KUBE-SERVICES ${cmt} -m set --match-set KUBE-EXTERNAL-IP-LOCAL dst,dst -m addrtype --dst-type LOCAL -j ACCEPT`,
+    ]);
+    // No KUBE-EXTERNAL-IP rule (the set is empty), so nothing marks it for masquerade.
+    expect(svcChain.filter((l) => l.includes('--match-set KUBE-EXTERNAL-IP '))).toEqual([]);
+    expect(chain(rs, 'filter', 'KUBE-IPVS-FILTER')).toContain(
+      '-A KUBE-IPVS-FILTER -m set --match-set KUBE-EXTERNAL-IP-LOCAL dst,dst -j RETURN',
+    );
+  });
+
+  it('the virtual server: the local endpoint; with none, every endpoint (the fallback)', () => {
+    expect(vs(gen(true), '192.168.99.11:80')).toEqual(['10.180.2.1:80']);
+    expect(vs(gen(false), '192.168.99.11:80')).toEqual(['10.180.0.1:80', '10.180.2.1:80']);
   });
 });

@@ -18,6 +18,7 @@ import { formatNftables } from './format';
 import { generateNftables } from './generate';
 import type { NftMap, NftRuleset } from './types';
 import { OVERALL_SERVICE_CIDRS, TEST_HOSTNAME, overallCluster } from './testdata/overallCluster';
+import { externalIPObjects } from '../testdata/externalIPService';
 
 const DIR = 'src/model/kube-proxy/nftables/testdata';
 const fixture = (name: string) => readFileSync(`${DIR}/${name}.list`, 'utf8');
@@ -286,5 +287,71 @@ describe('Service variants (proxier.go syncProxyRules)', () => {
     expect(generateNftables(canonical(), 'node-1').assumed).toEqual([
       'assumed: Service CIDR 10.96.0.0/12 (kubeadm default) for cluster-ips-check',
     ]);
+  });
+});
+
+// Issue 14: a ClusterIP Service with externalIPs is externally accessible
+// (pkg/api/v1/service/util.go ExternalPolicyLocal), so Local applies to its external IP.
+// The expected rules are TestOverallNFTablesRules' own for the same shapes, with this
+// Service's names: svc2 (Local, no local endpoint: `service-ips` still leads to the external
+// chain, which keeps its three short-circuit rules, and `no-endpoint-services` drops the
+// rest) and svc4 (an externalIP under Cluster: mark, then the service chain); and
+// proxier.go syncProxyRules: `if hasExternalEndpoints` adds `goto <local chain>`.
+describe('externalIPs on a ClusterIP Service (TestOverallNFTablesRules svc2/svc4 shapes)', () => {
+  const gen = (
+    externalTrafficPolicy: 'Cluster' | 'Local' | undefined,
+    localEndpoint = true,
+  ): NftRuleset =>
+    generateNftables(
+      resolveCluster(externalIPObjects({ mode: 'nftables', externalTrafficPolicy, localEndpoint })),
+      'test-hostname',
+    );
+  const S = 'service-ULMVA6XW-ns1/svc1/tcp/p80';
+  const X = 'external-ULMVA6XW-ns1/svc1/tcp/p80';
+  const L = 'local-ULMVA6XW-ns1/svc1/tcp/p80';
+  const shortCircuit = [
+    `ip saddr 10.0.0.0/8 goto ${S} comment "short-circuit pod traffic"`,
+    'fib saddr type local jump mark-for-masquerade comment "masquerade local traffic"',
+    `fib saddr type local goto ${S} comment "short-circuit local traffic"`,
+  ];
+  const serviceIPs = [
+    { ip: '172.30.0.41', proto: 'tcp', port: 80, verdict: { kind: 'goto', chain: S } },
+    { ip: '192.168.99.11', proto: 'tcp', port: 80, verdict: { kind: 'goto', chain: X } },
+  ];
+
+  it('Local with a local endpoint: the external chain ends in the local chain', () => {
+    const rs = gen('Local');
+    expect(map(rs, 'service-ips')?.elements).toEqual(serviceIPs);
+    expect(chainText(rs, X)).toEqual([...shortCircuit, `goto ${L}`]);
+    // Only this node's endpoint (the chain's hash is servicePortEndpointChainName's).
+    expect(chainText(rs, L)).toHaveLength(1);
+    expect(chainText(rs, L)?.[0]).toMatch(
+      /^numgen random mod 1 vmap \{ 0 : goto endpoint-[A-Z2-7]{8}-ns1\/svc1\/tcp\/p80__10\.180\.2\.1\/80 \}$/,
+    );
+    expect(map(rs, 'no-endpoint-services')?.elements).toEqual([]);
+  });
+
+  it('Local without a local endpoint: the no-endpoint-services drop element', () => {
+    const rs = gen('Local', false);
+    expect(map(rs, 'service-ips')?.elements).toEqual(serviceIPs);
+    expect(chainText(rs, X)).toEqual(shortCircuit);
+    expect(chainText(rs, L)).toBeUndefined();
+    expect(map(rs, 'no-endpoint-services')?.elements).toEqual([
+      {
+        ip: '192.168.99.11',
+        proto: 'tcp',
+        port: 80,
+        comment: 'ns1/svc1:p80',
+        verdict: { kind: 'drop' },
+      },
+    ]);
+  });
+
+  it('Cluster (the default): mark for masquerade, then every endpoint', () => {
+    for (const policy of [undefined, 'Cluster'] as const) {
+      const rs = gen(policy);
+      expect(chainText(rs, X)).toEqual(['jump mark-for-masquerade', `goto ${S}`]);
+      expect(chainText(rs, L)).toBeUndefined();
+    }
   });
 });
