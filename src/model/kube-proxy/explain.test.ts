@@ -55,6 +55,33 @@ describe('explainLine', () => {
     ).toBe('Real server 10.244.1.5:8080: forwarded by NAT (Masq), i.e. DNAT to the pod.');
   });
 
+  it('IPVS externalIP rules, Cluster and Local (ipvs proxier.go externalIPRules)', () => {
+    const cmt = (local: boolean) =>
+      `-m comment --comment "Kubernetes service external ip + port ${local ? 'with externalTrafficPolicy=local' : 'for masquerade and filter purpose'}"`;
+    expect(
+      explainLine(
+        'ipvs',
+        `-A KUBE-SERVICES ${cmt(false)} -m set --match-set KUBE-EXTERNAL-IP dst,dst -j KUBE-MARK-MASQ`,
+      ),
+    ).toBe('externalTrafficPolicy Cluster: traffic to an external IP is marked for SNAT.');
+    expect(
+      explainLine(
+        'ipvs',
+        `-A KUBE-SERVICES ${cmt(true)} -m set --match-set KUBE-EXTERNAL-IP-LOCAL dst,dst -m physdev ! --physdev-is-in -m addrtype ! --src-type LOCAL -j ACCEPT`,
+      ),
+    ).toBe(
+      "Traffic to an address in KUBE-EXTERNAL-IP-LOCAL from off the machine (not from a pod's bridge, not from the node) is accepted here; IPVS takes it, unmarked (externalTrafficPolicy Local).",
+    );
+    expect(
+      explainLine(
+        'ipvs',
+        `-A KUBE-SERVICES ${cmt(true)} -m set --match-set KUBE-EXTERNAL-IP-LOCAL dst,dst -m addrtype --dst-type LOCAL -j ACCEPT`,
+      ),
+    ).toBe(
+      "An address in KUBE-EXTERNAL-IP-LOCAL that is also one of the node's own is accepted here, so it stays local; IPVS takes it.",
+    );
+  });
+
   it('returns undefined for blank lines', () => {
     expect(explainLine('iptables', '   ')).toBeUndefined();
   });

@@ -40,7 +40,8 @@ const IPTABLES: Rule[] = [
   ],
   [
     /^:KUBE-EXT-/,
-    () => 'Declares a Service port’s external chain: NodePort and load-balancer traffic.',
+    () =>
+      'Declares a Service port’s external chain: NodePort, load-balancer and externalIP traffic.',
   ],
   [/^:KUBE-SEP-/, () => 'Declares one endpoint’s chain: it DNATs to that pod.'],
   [/^:KUBE-FW-/, () => 'Declares a Service port’s loadBalancerSourceRanges chain.'],
@@ -203,6 +204,21 @@ const IPTABLES: Rule[] = [
     /--match-set KUBE-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ/,
     () => 'ClusterIP traffic from outside the pod network is marked for SNAT.',
   ],
+  // writeIptablesRules' externalIPRules (ipvs proxier.go), for KUBE-EXTERNAL-IP and -LOCAL.
+  [
+    /--match-set KUBE-EXTERNAL-IP dst,dst -j KUBE-MARK-MASQ/,
+    () => 'externalTrafficPolicy Cluster: traffic to an external IP is marked for SNAT.',
+  ],
+  [
+    /--match-set (KUBE-EXTERNAL-IP(?:-LOCAL)?) dst,dst -m physdev ! --physdev-is-in -m addrtype ! --src-type LOCAL -j ACCEPT/,
+    (m) =>
+      `Traffic to an address in ${m[1]} from off the machine (not from a pod's bridge, not from the node) is accepted here; IPVS takes it${m[1] === 'KUBE-EXTERNAL-IP-LOCAL' ? ', unmarked (externalTrafficPolicy Local)' : ''}.`,
+  ],
+  [
+    /--match-set (KUBE-EXTERNAL-IP(?:-LOCAL)?) dst,dst -m addrtype --dst-type LOCAL -j ACCEPT/,
+    (m) =>
+      `An address in ${m[1]} that is also one of the node's own is accepted here, so it stays local; IPVS takes it.`,
+  ],
   [
     /--match-set (KUBE-\S+) dst,dst -j ACCEPT/,
     (m) => `Packets to addresses in ${m[1]} are accepted here; IPVS takes them.`,
@@ -289,7 +305,7 @@ const NFTABLES: Rule[] = [
   [/^chain local-\S+/, () => 'A Service port’s Local chain: this node’s endpoints only.'],
   [
     /^chain external-\S+/,
-    () => 'A Service port’s external chain: NodePort and load-balancer traffic.',
+    () => 'A Service port’s external chain: NodePort, load-balancer and externalIP traffic.',
   ],
   [
     /^chain endpoint-\S+__(\S+)\/(\d+)/,
