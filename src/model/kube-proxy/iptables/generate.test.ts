@@ -554,6 +554,29 @@ describe('further settings', () => {
     expect(n2.chain('nat', 'KUBE-NODEPORTS') ?? []).toEqual([]);
   });
 
+  it('a LoadBalancer with no NodePort and no ingress yet is not externally accessible: no KUBE-EXT', () => {
+    // proxier.go: usesExternalTrafficChain := hasEndpoints && svcInfo.ExternallyAccessible(),
+    // and serviceport.go ExternallyAccessible is per port: a nodePort, a VIP or an externalIP.
+    // (allocateLoadBalancerNodePorts: false, status.loadBalancer still empty.)
+    const r = scene()
+      .edit((o) => {
+        const spec = svcOf(o);
+        spec.allocateLoadBalancerNodePorts = false;
+        spec.ports = [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 8080 }];
+        const i = o.findIndex((x) => x.kind === 'Service');
+        o[i] = {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'web', namespace: 'default' },
+          spec,
+        };
+      })
+      .rules('node-1');
+    expect(r.chain('nat', EXT)).toBeUndefined();
+    expect(r.lines('nat').some((l) => l.includes('KUBE-EXT-'))).toBe(false);
+    expect(r.chain('nat', SVC)?.length).toBe(3);
+  });
+
   it('internalTrafficPolicy Local: the cluster IP goes to KUBE-SVL, or is dropped without local endpoints', () => {
     const d = scene().edit((o) => {
       svcOf(o).internalTrafficPolicy = 'Local';
