@@ -32,13 +32,14 @@ function flow(
   src: string,
   dst: string,
   origin: Origin,
-  opts: { localEndpoint?: boolean; policy?: 'Cluster' | 'Local' } = {},
+  opts: { localEndpoint?: boolean; policy?: 'Cluster' | 'Local'; internal?: 'Local' } = {},
 ): FlowResult {
   const c = resolveCluster(
     externalIPObjects({
       mode,
       externalTrafficPolicy: opts.policy ?? 'Local',
       localEndpoint: opts.localEndpoint ?? true,
+      internalTrafficPolicy: opts.internal,
     }),
   );
   const impl = proxyMode(mode);
@@ -84,6 +85,23 @@ describe.each(['iptables', 'nftables', 'ipvs'] as const)('%s mode', (mode) => {
     ).toEqual({ verdict: 'DNAT', endpoints: BOTH, masquerade: true });
   });
 });
+
+// serviceport.go UsesClusterEndpoints: `!InternalPolicyLocal() || ExternallyAccessible()` —
+// internalTrafficPolicy Local narrows only the ClusterIP; the externalIP still uses every
+// endpoint under Cluster (TestNonLocalExternalIPs' flow, with the internal policy added).
+describe.each(['iptables', 'nftables', 'ipvs'] as const)(
+  '%s mode, internalTrafficPolicy Local',
+  (mode) => {
+    it('external to external IP still hits both endpoints, masqueraded', () => {
+      const opts = { policy: 'Cluster', internal: 'Local' } as const;
+      expect(flow(mode, EIP.externalClient, EIP.externalIP, 'network', opts)).toEqual({
+        verdict: 'DNAT',
+        endpoints: BOTH,
+        masquerade: true,
+      });
+    });
+  },
+);
 
 describe.each(['iptables', 'nftables'] as const)('%s mode, Local', (mode) => {
   it('pod to external IP hits both endpoints, unmasqueraded (short-circuit)', () => {

@@ -34,6 +34,7 @@ export interface ExternalIPFixture {
   type?: 'ClusterIP' | 'NodePort' | undefined;
   /** Unset: not written (the API server defaults it to Cluster). */
   externalTrafficPolicy?: 'Cluster' | 'Local' | undefined;
+  internalTrafficPolicy?: 'Cluster' | 'Local' | undefined;
   /** Whether 10.180.2.1 is on test-hostname (default) or on another node. */
   localEndpoint?: boolean | undefined;
 }
@@ -47,6 +48,7 @@ export function externalIPObjects(f: ExternalIPFixture): ScenarioObject[] {
     ports: [{ name: 'p80', port: EIP.port, protocol: 'TCP', targetPort: EIP.port }],
   };
   if (f.externalTrafficPolicy) spec.externalTrafficPolicy = f.externalTrafficPolicy;
+  if (f.internalTrafficPolicy) spec.internalTrafficPolicy = f.internalTrafficPolicy;
   return [
     {
       apiVersion: 'v1',
