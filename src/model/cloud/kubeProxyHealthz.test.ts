@@ -13,7 +13,10 @@
  *   of a time.Time with its monotonic reading.
  */
 import { describe, expect, it } from 'vitest';
+import { canonicalObjects } from '../scenario/canonical';
+import { resolveCluster } from '../scenario/resolve';
 import { MODELLED_KUBERNETES_VERSION, versionAtLeast } from '../k8s/version';
+import { probeNode } from './healthCheck';
 import { goJsonTime, kubeProxyHealthz } from './kubeProxyHealthz';
 
 const T0 = Date.UTC(2025, 5, 11, 9, 0, 0); // kube-proxy started
@@ -79,5 +82,15 @@ describe("kube-proxy's /healthz answer", () => {
         'latest',
       ),
     ).toThrow('Kubernetes version "latest": expected MAJOR.MINOR, e.g. "1.34"');
+  });
+
+  it('a probe outside time (no clock) keeps the shape and writes … for every time', () => {
+    const cluster = resolveCluster(canonicalObjects());
+    const r = probeNode(cluster, cluster.services[0]!, cluster.nodes[0]!);
+    expect([r.target, r.status, r.body]).toEqual([
+      'http://192.168.0.11:10256/healthz',
+      200,
+      '{"lastUpdated":"…","currentTime":"…","nodeEligible":true,"healthy":true,"status":{"IPv4":{"lastUpdated":"…","healthy":true}}}',
+    ]);
   });
 });
