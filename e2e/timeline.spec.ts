@@ -478,7 +478,7 @@ test.describe('time and failures: review rev-time', () => {
     const model = modelTimeline({ events });
     const failed = model.probes.filter((p) => p.node === 'node-1' && p.at > 60_000);
     expect(failed[0]!.status).toBe(503);
-    expect(failed[0]!.body).toContain('"nodeEligible": false');
+    expect(failed[0]!.body).toContain('"nodeEligible":false');
     const left = model.rotation.find((r) => r.node === 'node-1' && !r.inRotation)!.at;
     await new AppPage(page).goto();
     const tl = new TimelinePage(page);
@@ -487,7 +487,7 @@ test.describe('time and failures: review rev-time', () => {
     const mark = tl.lane('node-1').locator(`[data-probe-at="${failed[0]!.at}"]`);
     await expect(mark).toHaveAttribute('data-result', 'fail');
     await expect(mark.locator('title')).toContainText('✗ 503');
-    await expect(tl.log.getByTestId('event-log')).toContainText('"nodeEligible": false');
+    await expect(tl.log.getByTestId('event-log')).toContainText('"nodeEligible":false');
     await tl.seekSeconds(Math.ceil(left / 1000));
     await expect(tl.lane('node-1')).toHaveAttribute('data-rotation', 'out');
     // Not dead: no dead-node window.

@@ -172,11 +172,15 @@ describe('datapath timeline', () => {
     expect(m.stdout).not.toContain('health check every');
   }, 30_000);
 
-  it('scaledown: /healthz answers 503 with "nodeEligible": false', () => {
+  it('scaledown: /healthz answers 503 with "nodeEligible":false', () => {
     const r = datapath('timeline', FILE, '--events', 'scaledown:node-1@20s', '--probes', '--json');
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as TimelineJson;
     const p = out.probes.find((x) => x.node === 'node-1' && x.at === 24_000);
-    expect([p?.status, p?.body.endsWith('"nodeEligible": false}')]).toEqual([503, true]);
+    // The 1.33+ JSON body (proxy_health.go ProxyHealth): nodeEligible, then healthy, then status.
+    expect([p?.status, p?.body.includes('"nodeEligible":false,"healthy":true,')]).toEqual([
+      503,
+      true,
+    ]);
   });
 });

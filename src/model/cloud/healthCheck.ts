@@ -10,11 +10,13 @@
  *   (`pkg/proxy/healthcheck/service_health.go`, `hcHandler.ServeHTTP`).
  * - `externalTrafficPolicy: Cluster`: the balancer asks kube-proxy's `/healthz` on port
  *   10256, which answers 200 while kube-proxy is healthy and the node is not being deleted
- *   (`proxy_health.go`; KEP-3836 made this the recommended check for Cluster policy).
+ *   (`proxy_health.go`; KEP-3836 made this the recommended check for Cluster policy), with
+ *   the body of the declared Kubernetes version (`./kubeProxyHealthz.ts`).
  * - A node that is down answers nothing: the probe times out.
  */
 import type { Cluster, ClusterNode, ServiceModel } from '../scenario/cluster';
 import { servicePortKey } from '../scenario/cluster';
+import { kubeProxyHealthz, type KubeProxyHealthzAnswer } from './kubeProxyHealthz';
 
 /** One probe's result for one node. */
 export interface HealthCheckResult {
@@ -72,18 +74,22 @@ export interface ProbeOptions {
    */
   clusterCheck?: 'healthz' | 'nodePort';
   /**
-   * `/healthz` body times as Go prints a `time.Time` with `%q` (e.g.
-   * `2025-01-01 00:00:12 +0000 UTC m=+12.000000000`): `currentTime` now, `lastUpdated` the
-   * last rules sync (equal to now when healthy, as proxy_health.go writes it).
+   * The clock of kube-proxy's `:10256/healthz` answer ({@link kubeProxyHealthz}), in ms since
+   * the Unix epoch: now, its last rules sync, and when it started. Unset: the answer's times
+   * read `…` (a probe outside time).
    */
-  currentTime?: string;
-  lastUpdated?: string;
+  clock?: { nowMs: number; lastSyncMs: number; startedMs: number };
   /**
    * kube-proxy's `nodeEligible` (proxy_health.go `SyncNode`): false once the Node has a
    * `deletionTimestamp` or the `ToBeDeletedByClusterAutoscaler` taint; `/healthz` then
    * answers 503. Default true.
    */
   nodeEligible?: boolean;
+}
+
+/** An answer outside time: every time in the body reads `…`. */
+function timeless(a: KubeProxyHealthzAnswer): KubeProxyHealthzAnswer {
+  return { status: a.status, body: a.body.replace(/"[^"]*(?:Z|m=\+[0-9.]+)"/g, '"…"') };
 }
 
 /**
@@ -154,15 +160,15 @@ export function probeNode(
     };
   }
   const eligible = options.nodeEligible ?? true;
-  const now = options.currentTime ?? '…';
-  const last = eligible ? now : (options.lastUpdated ?? now);
-  // proxy_health.go healthzHandler: fmt.Fprintf(resp, `{"lastUpdated": %q,"currentTime": %q, "nodeEligible": %v}`, …)
-  const body = `{"lastUpdated": "${last}","currentTime": "${now}", "nodeEligible": ${eligible}}`;
+  // The body of the declared Kubernetes version (proxy_health.go healthzHandler).
+  const answer = options.clock
+    ? kubeProxyHealthz({ ...options.clock, nodeEligible: eligible })
+    : timeless(kubeProxyHealthz({ nowMs: 0, lastSyncMs: 0, startedMs: 0, nodeEligible: eligible }));
   return {
     node: node.name,
     target,
-    status: eligible ? 200 : 503,
-    body,
+    status: answer.status,
+    body: answer.body,
     healthy: eligible,
     summary: eligible ? '200, kube-proxy healthy' : '503, node is being deleted',
   };

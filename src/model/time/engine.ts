@@ -13,7 +13,7 @@
  *   only health checks do. Nodes labelled `node.kubernetes.io/exclude-from-external-load-balancers`
  *   are never targets (`nodeIncludedPredicate`).
  * - cluster-autoscaler's scale-down: the taint `ToBeDeletedByClusterAutoscaler:NoSchedule`, then
- *   its Pods are evicted; kube-proxy's `/healthz` answers 503 with `"nodeEligible": false`
+ *   its Pods are evicted; kube-proxy's `/healthz` answers 503 with `"nodeEligible":false`
  *   (`pkg/proxy/healthcheck/proxy_health.go` `SyncNode`, KEP-3836) while the node still
  *   forwards, and the service controller does not resync targets for the taint alone
  *   (`shouldSyncUpdatedNode`), so the health check drains it.
@@ -183,16 +183,6 @@ interface HcInt {
 
 /** k8s.io/apimachinery `util/rand.String`'s alphabet (no vowels, no look-alikes). */
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** Go's `%q` of a `time.Time` with a monotonic reading: `2025-01-01 00:00:12 +0000 UTC m=+12.000000000`. */
-export function goTime(t: SimMs, processStart: SimMs): string {
-  const iso = new Date(SIM_EPOCH_MS + t).toISOString();
-  const date = iso.slice(0, 10);
-  const hms = iso.slice(11, 19);
-  const frac = iso.slice(20, 23).replace(/0+$/, '');
-  const mono = Math.max(0, (t - processStart) / 1000).toFixed(9);
-  return `${date} ${hms}${frac ? `.${frac}` : ''} +0000 UTC m=+${mono}`;
-}
 
 function sortByKey<T extends { key: string }>(xs: T[]): T[] {
   return xs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -450,7 +440,6 @@ export function runEngine(base: Base, s: Settings): EngineResult {
       externalTrafficPolicy: lb.hcPolicy,
       healthCheckNodePort: local ? svc.healthCheckNodePort || hcnp : 0,
     };
-    const now = goTime(t, n.upSince);
     const r: HealthCheckResult = cnode
       ? probeNode(
           cluster,
@@ -458,8 +447,11 @@ export function runEngine(base: Base, s: Settings): EngineResult {
           { ...cnode, ready: n.up },
           {
             clusterCheck: hc.clusterTarget,
-            currentTime: now,
-            lastUpdated: goTime(Math.max(n.lastSync, n.upSince), n.upSince),
+            clock: {
+              nowMs: SIM_EPOCH_MS + t,
+              lastSyncMs: SIM_EPOCH_MS + Math.max(n.lastSync, n.upSince),
+              startedMs: SIM_EPOCH_MS + n.upSince,
+            },
             nodeEligible: !n.taints.has(TO_BE_DELETED_TAINT),
           },
         )
@@ -883,7 +875,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
             t,
             'note',
             'kube-proxy',
-            `kube-proxy on ${ev.node} sees the taint on its Node: from now on its /healthz on port 10256 answers 503 with "nodeEligible": false (KEP-3836), while the node keeps forwarding the connections it gets.${
+            `kube-proxy on ${ev.node} sees the taint on its Node: from now on its /healthz on port 10256 answers 503 with "nodeEligible":false (KEP-3836), while the node keeps forwarding the connections it gets.${
               controller === 'cloud'
                 ? ` The service controller does not change the balancer's targets for the taint alone, so ${apiPolicy === 'Cluster' && hc.clusterTarget === 'healthz' ? `the health check drains ${ev.node}: ${hc.unhealthyThreshold} failed probes take it out of rotation` : apiPolicy === 'Local' ? `under Local the health check follows ${ev.node}'s local endpoints, which go as its Pods are evicted` : `a TCP check to the NodePort does not see the taint: ${ev.node} stays in rotation until it is gone`}.`
                 : ''

@@ -1,8 +1,8 @@
 /**
  * What the balancer's health check gets back, per node and policy, as kube-proxy writes it:
- * - Cluster: `GET :10256/healthz` (pkg/proxy/healthcheck/proxy_health.go): 200 with
- *   `{"lastUpdated": %q,"currentTime": %q, "nodeEligible": %v}`, Go's `%q` of a time.Time
- *   being its String() (with the monotonic reading `m=+…` since kube-proxy started).
+ * - Cluster: `GET :10256/healthz` (pkg/proxy/healthcheck/proxy_health.go): 200 with, since
+ *   Kubernetes 1.33 (PR #129271; the model declares 1.34), `json.Marshal` of `ProxyHealth`:
+ *   RFC 3339 times, `nodeEligible`, `healthy` and the per-family `status`.
  * - Local: `healthCheckNodePort` (service_health.go): 200 when the node has local ready
  *   endpoints, else 503, body the dedented JSON with `localEndpoints`.
  * - A dead node answers nothing: the probe fails when its timeout runs out.
@@ -26,9 +26,9 @@ describe('health-check responses', () => {
     const p = tl.probes.find((x) => x.node === 'node-1' && x.at === 5000);
     expect(p?.target).toBe('http://192.168.0.11:10256/healthz');
     expect(p?.status).toBe(200);
-    // 5 s after t = 0 (2025-01-01T00:00:00Z), kube-proxy started at t = 0.
+    // 5 s after t = 0 (2025-01-01T00:00:00Z); kube-proxy started, and last synced, at t = 0.
     expect(p?.body).toBe(
-      '{"lastUpdated": "2025-01-01 00:00:05 +0000 UTC m=+5.000000000","currentTime": "2025-01-01 00:00:05 +0000 UTC m=+5.000000000", "nodeEligible": true}',
+      '{"lastUpdated":"2025-01-01T00:00:05Z","currentTime":"2025-01-01T00:00:05Z","nodeEligible":true,"healthy":true,"status":{"IPv4":{"lastUpdated":"2025-01-01T00:00:00Z","healthy":true}}}',
     );
     // node-2 has no Pod of web, and Cluster policy does not care: 200 too.
     expect(tl.probes.filter((x) => x.node === 'node-2').every((x) => x.status === 200)).toBe(true);

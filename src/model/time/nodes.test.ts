@@ -37,13 +37,14 @@ describe('cluster-autoscaler scales node-1 down at 20 s (GCP defaults, Cluster, 
   });
   const node1 = tl.probes.filter((p) => p.node === 'node-1');
 
-  it('answers /healthz with 503 and the exact body kube-proxy writes, "nodeEligible": false', () => {
+  it('answers /healthz with 503 and the exact body kube-proxy writes, "nodeEligible":false', () => {
     const p = node1.find((x) => x.at === 24_000)!;
     // proxy_health.go healthzHandler: not healthy → 503, lastUpdated left as the last sync
-    // (the eviction's EndpointSlice change at 20 s, synced 1 s later), currentTime now.
+    // (the eviction's EndpointSlice change at 20 s, synced 1 s later), currentTime now; the
+    // 1.33+ JSON body (PR #129271): `healthy` stays true, only the node is not eligible.
     expect([p.target, p.status, p.ok]).toEqual(['http://192.168.0.11:10256/healthz', 503, false]);
     expect(p.body).toBe(
-      '{"lastUpdated": "2025-01-01 00:00:21 +0000 UTC m=+21.000000000","currentTime": "2025-01-01 00:00:24 +0000 UTC m=+24.000000000", "nodeEligible": false}',
+      '{"lastUpdated":"2025-01-01T00:00:21Z","currentTime":"2025-01-01T00:00:24Z","nodeEligible":false,"healthy":true,"status":{"IPv4":{"lastUpdated":"2025-01-01T00:00:21Z","healthy":true}}}',
     );
     expect(node1.find((x) => x.at === 16_000)?.status).toBe(200);
   });

@@ -129,7 +129,7 @@ export type TimelineEvent =
   /**
    * cluster-autoscaler scales the node down: it adds the taint
    * `ToBeDeletedByClusterAutoscaler:NoSchedule` and evicts the node's Pods. kube-proxy on the
-   * node then answers `/healthz` with 503 and `"nodeEligible": false` while it keeps
+   * node then answers `/healthz` with 503 and `"nodeEligible":false` while it keeps
    * forwarding (KEP-3836), so the balancer drains the node before it goes. The run keeps the
    * machine up; schedule `fail-node` after it to power it off.
    */
