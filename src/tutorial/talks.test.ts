@@ -505,5 +505,7 @@ describe('talkFromChapter', () => {
       }
     }
     expect(beats).toBeGreaterThan(50);
-  });
+    // Resolves every beat of the book through the model (time simulations included): 2–4 s
+    // alone, past vitest's 5 s default on a loaded 2-core machine, so its budget is explicit.
+  }, 30_000);
 });
