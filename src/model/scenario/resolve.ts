@@ -9,8 +9,10 @@
  *   `VIP` when `ip` is set (SetDefaults_LoadBalancerIngress, KEP-1860).
  * - EndpointSlice conditions as kube-proxy reads them: ready nil ⇒ true; serving nil ⇒ true;
  *   terminating nil ⇒ false; only `addresses[0]` (`pkg/proxy/endpointslicecache.go`).
- * - kube-proxy: mode iptables, masqueradeBit 14, localhostNodePorts true, detectLocalMode
- *   ClusterCIDR (`pkg/proxy/apis/config/v1alpha1/defaults.go`).
+ * - kube-proxy: mode iptables, masqueradeBit 14 (`iptables.` and `nftables.`),
+ *   localhostNodePorts true, detectLocalMode ClusterCIDR
+ *   (`pkg/proxy/apis/config/v1alpha1/defaults.go`).
+ * - ServiceCIDRs: see ../k8s/serviceCIDR.ts; without one, kubeadm's default 10.96.0.0/12.
  */
 import type { EndpointSlice, Node, Pod, Service } from '../k8s/objects';
 import type {
@@ -32,6 +34,7 @@ import type {
 } from './cluster';
 import { servicePortKey } from './cluster';
 import { firstHost, isIPv4 } from '../net/ip';
+import { DEFAULT_SERVICE_CIDR_ORIGIN, serviceCIDRsOf } from '../k8s/serviceCIDR';
 import type { Protocol } from '../net/ip';
 
 /** Raised when an object cannot be resolved; `path` is the field path a kubectl user knows. */
@@ -124,7 +127,8 @@ function resolveService(svc: Service): ServiceModel {
     affinityTimeoutSeconds: spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? 10800,
     loadBalancerSourceRanges:
       type === 'LoadBalancer' ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()) : [],
-    externalIPs: [...(spec.externalIPs ?? [])],
+    // kube-proxy's IPv4 proxier keeps the IPv4 external IPs (MapIPsByIPFamily).
+    externalIPs: (spec.externalIPs ?? []).filter(isIPv4),
     ingress: type === 'LoadBalancer' ? ingress : [],
   };
 }
@@ -180,6 +184,8 @@ function resolveKubeProxy(
     nodePortAddresses: [...(cfg?.nodePortAddresses ?? [])],
     masqueradeBit: cfg?.iptables?.masqueradeBit ?? 14,
     masqueradeAll: cfg?.iptables?.masqueradeAll ?? false,
+    nftablesMasqueradeBit: cfg?.nftables?.masqueradeBit ?? 14,
+    nftablesMasqueradeAll: cfg?.nftables?.masqueradeAll ?? false,
     localhostNodePorts: cfg?.iptables?.localhostNodePorts ?? true,
     ipvsScheduler: cfg?.ipvs?.scheduler ?? '',
   };
@@ -286,10 +292,25 @@ export function resolveCluster(objects: readonly ScenarioObject[]): Cluster {
         assumed.push(`a Pod at ${e.ip} on ${e.nodeName}: only its endpoint is known`);
       }
   const kubeProxy = resolveKubeProxy(of('KubeProxyConfiguration')[0], assumed);
+  const serviceCIDRs = serviceCIDRsOf(objects);
+  if (serviceCIDRs[0]?.assumed)
+    assumed.push(
+      `ServiceCIDR ${serviceCIDRs[0].name} ${serviceCIDRs[0].cidrs.join(',')}: no ServiceCIDR given; ${DEFAULT_SERVICE_CIDR_ORIGIN}`,
+    );
   const nodeIPs = nodes.map((n) => n.internalIP);
   const loadBalancers = of('CloudLoadBalancer').map((lb) => resolveLoadBalancer(lb, nodeIPs));
   const clients = of('Client').map((c) => resolveClient(c, nodes, pods));
-  return { nodes, pods, services, endpoints, kubeProxy, loadBalancers, clients, assumed };
+  return {
+    nodes,
+    pods,
+    services,
+    endpoints,
+    kubeProxy,
+    serviceCIDRs,
+    loadBalancers,
+    clients,
+    assumed,
+  };
 }
 
 export { nsName };
