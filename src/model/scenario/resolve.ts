@@ -34,7 +34,7 @@ import type {
 } from './cluster';
 import { servicePortKey } from './cluster';
 import { firstHost, isIPv4 } from '../net/ip';
-import { DEFAULT_SERVICE_CIDR_ORIGIN, serviceCIDRsOf } from '../k8s/serviceCIDR';
+import { DEFAULT_SERVICE_CIDR_ORIGIN, isIPv4CIDR, serviceCIDRsOf } from '../k8s/serviceCIDR';
 import type { Protocol } from '../net/ip';
 
 /** Raised when an object cannot be resolved; `path` is the field path a kubectl user knows. */
@@ -125,8 +125,11 @@ function resolveService(svc: Service): ServiceModel {
         : 0,
     sessionAffinity: (spec.sessionAffinity ?? 'None') as 'None' | 'ClientIP',
     affinityTimeoutSeconds: spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? 10800,
+    // newBaseServiceInfo (pkg/proxy/serviceport.go): trimmed, then only the IPv4 CIDRs.
     loadBalancerSourceRanges:
-      type === 'LoadBalancer' ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()) : [],
+      type === 'LoadBalancer'
+        ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()).filter(isIPv4CIDR)
+        : [],
     // kube-proxy's IPv4 proxier keeps the IPv4 external IPs (MapIPsByIPFamily).
     externalIPs: (spec.externalIPs ?? []).filter(isIPv4),
     ingress: type === 'LoadBalancer' ? ingress : [],
