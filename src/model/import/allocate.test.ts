@@ -105,6 +105,14 @@ describe('allocateClusterIPs', () => {
     ]);
   });
 
+  it('allocates nothing when no ServiceCIDR is given and the default is contradicted', () => {
+    const r = allocateClusterIPs([svc('dns', { clusterIP: '10.0.0.10' }), svc('web')]);
+    expect(ips(r.objects)).toEqual(['10.0.0.10', '(none)']);
+    expect(r.assumed).toEqual([
+      "no ClusterIP for Service default/web: no Service CIDR to allocate it from (no Service CIDR: no ServiceCIDR given, and 10.96.0.0/12 (kubeadm's default serviceSubnet, which it passes as kube-apiserver's --service-cluster-ip-range) cannot be this cluster's: ClusterIP 10.0.0.10 of Service default/dns lies outside it; give its ServiceCIDRs (kubectl get servicecidrs -o yaml))",
+    ]);
+  });
+
   it('leaves headless and ExternalName Services alone; copies clusterIPs[0] to clusterIP', () => {
     const r = allocateClusterIPs([
       svc('headless', { clusterIP: 'None' }),

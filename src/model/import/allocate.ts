@@ -76,7 +76,8 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '');
  */
 export function allocateClusterIPs(objects: readonly ScenarioObject[]): Allocated {
   const assumed: string[] = [];
-  const ranges = serviceCIDRsOf(objects).filter((r) => r.ready && r.cidrs.length > 0);
+  const read = serviceCIDRsOf(objects);
+  const ranges = read.models.filter((r) => r.ready && r.cidrs.length > 0);
   const used = new Set<number>();
   const services = objects.filter((o): o is Service & { kind: 'Service' } => o.kind === 'Service');
   for (const s of services)
@@ -129,7 +130,9 @@ export function allocateClusterIPs(objects: readonly ScenarioObject[]): Allocate
     }
     if (ip === undefined || !from) {
       assumed.push(
-        `no ClusterIP for Service ${key}: no ServiceCIDR has a free address (the API server would refuse it: range is full)`,
+        read.models.length === 0
+          ? `no ClusterIP for Service ${key}: no Service CIDR to allocate it from (${read.assumed ?? ''})`
+          : `no ClusterIP for Service ${key}: no ServiceCIDR has a free address (the API server would refuse it: range is full)`,
       );
       return o;
     }

@@ -15,7 +15,7 @@
  *   kubeadm passes as kube-apiserver's `--service-cluster-ip-range`. (kube-apiserver's own
  *   built-in default, 10.0.0.0/24, is deprecated and no installer relies on it.)
  */
-import { isIPv4 } from '../net/ip';
+import { cidrContains, isIPv4 } from '../net/ip';
 import type { ScenarioObject, ServiceCIDR } from './objects';
 
 /** The range assumed when the input holds no ServiceCIDR: kubeadm's default `serviceSubnet`. */
@@ -64,22 +64,84 @@ export function defaultServiceCIDR(): ServiceCIDRModel {
 }
 
 /**
- * The input's ServiceCIDR objects, in input order, or the assumed default (one model with
- * `assumed: true`) when there is none. Entries of `spec.cidrs` that are not IPv4 CIDRs are
- * left out (the validator reports malformed ones).
+ * Why the default range cannot be this cluster's, or undefined when nothing contradicts it: a
+ * given ClusterIP outside it (the API server allocates only from its ServiceCIDRs), or a Pod,
+ * endpoint or Node address inside it (Service and Pod/Node ranges do not overlap in a working
+ * cluster). Reads the raw objects; never throws.
  */
-export function serviceCIDRsOf(objects: readonly unknown[]): ServiceCIDRModel[] {
+function defaultContradicted(objects: readonly unknown[]): string | undefined {
+  const inDefault = (ip: string) => cidrContains(DEFAULT_SERVICE_CIDR, ip);
+  const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  for (const raw of objects) {
+    const o = (raw ?? {}) as ScenarioObject;
+    if (o.kind === 'Service') {
+      const ip = str(o.spec?.clusterIP);
+      if (isIPv4(ip) && !inDefault(ip))
+        return `ClusterIP ${ip} of Service ${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''} lies outside it`;
+    } else if (o.kind === 'Pod') {
+      const ip = str(o.status?.podIP);
+      if (isIPv4(ip) && inDefault(ip))
+        return `it holds ${ip}, the address of Pod ${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
+    } else if (o.kind === 'Node') {
+      for (const a of list(o.status?.addresses)) {
+        const ip = str((a as { address?: unknown }).address);
+        if (isIPv4(ip) && inDefault(ip))
+          return `it holds ${ip}, an address of Node ${o.metadata?.name ?? ''}`;
+      }
+    } else if (o.kind === 'EndpointSlice') {
+      for (const e of list(o.endpoints)) {
+        const ip = str(list((e as { addresses?: unknown }).addresses)[0]);
+        if (isIPv4(ip) && inDefault(ip))
+          return `it holds ${ip}, an endpoint of EndpointSlice ${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** What {@link serviceCIDRsOf} found, with the assumption it made in words (if any). */
+export interface ServiceCIDRsRead {
+  /** The given ServiceCIDRs in input order; the assumed default; or none (see `assumed`). */
+  models: ServiceCIDRModel[];
+  /** The assumption, in plain words, when the input holds no ServiceCIDR. */
+  assumed?: string;
+}
+
+/**
+ * The input's ServiceCIDR objects, in input order. Without any: the assumed default (one model
+ * flagged `assumed`), unless the input contradicts it (a ClusterIP outside it, a Pod, endpoint
+ * or Node address inside it) — then no range is assumed at all, which is kube-proxy's state
+ * before it learns one (nftables then writes no "Drop traffic to unallocated ClusterIPs"
+ * rule), and the words say why. Entries of `spec.cidrs` that are not IPv4 CIDRs are left out
+ * (the validator reports malformed ones).
+ */
+export function serviceCIDRsOf(objects: readonly unknown[]): ServiceCIDRsRead {
   const given = objects.filter(
     (o): o is ServiceCIDR => (o as ScenarioObject | null)?.kind === 'ServiceCIDR',
   );
-  if (given.length === 0) return [defaultServiceCIDR()];
-  return given.map((o) => ({
-    name: o.metadata?.name ?? '',
-    cidrs: (Array.isArray(o.spec?.cidrs) ? o.spec.cidrs : []).filter(
-      (c): c is string => typeof c === 'string' && isIPv4CIDR(c),
-    ),
-    ready: allocatable(o),
-  }));
+  if (given.length === 0) {
+    const why = defaultContradicted(objects);
+    if (why)
+      return {
+        models: [],
+        assumed: `no Service CIDR: no ServiceCIDR given, and ${DEFAULT_SERVICE_CIDR} (${DEFAULT_SERVICE_CIDR_ORIGIN}) cannot be this cluster's: ${why}; give its ServiceCIDRs (kubectl get servicecidrs -o yaml)`,
+      };
+    const d = defaultServiceCIDR();
+    return {
+      models: [d],
+      assumed: `ServiceCIDR ${d.name} ${d.cidrs.join(',')}: no ServiceCIDR given; ${DEFAULT_SERVICE_CIDR_ORIGIN}`,
+    };
+  }
+  return {
+    models: given.map((o) => ({
+      name: o.metadata?.name ?? '',
+      cidrs: (Array.isArray(o.spec?.cidrs) ? o.spec.cidrs : []).filter(
+        (c): c is string => typeof c === 'string' && isIPv4CIDR(c),
+      ),
+      ready: allocatable(o),
+    })),
+  };
 }
 
 /** kube-proxy's IPv4 Service CIDRs: the union of every ServiceCIDR's IPv4 `spec.cidrs`, first seen first. */

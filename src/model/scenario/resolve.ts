@@ -34,7 +34,7 @@ import type {
 } from './cluster';
 import { servicePortKey } from './cluster';
 import { firstHost, isIPv4 } from '../net/ip';
-import { DEFAULT_SERVICE_CIDR_ORIGIN, isIPv4CIDR, serviceCIDRsOf } from '../k8s/serviceCIDR';
+import { isIPv4CIDR, serviceCIDRsOf } from '../k8s/serviceCIDR';
 import type { Protocol } from '../net/ip';
 
 /** Raised when an object cannot be resolved; `path` is the field path a kubectl user knows. */
@@ -295,11 +295,9 @@ export function resolveCluster(objects: readonly ScenarioObject[]): Cluster {
         assumed.push(`a Pod at ${e.ip} on ${e.nodeName}: only its endpoint is known`);
       }
   const kubeProxy = resolveKubeProxy(of('KubeProxyConfiguration')[0], assumed);
-  const serviceCIDRs = serviceCIDRsOf(objects);
-  if (serviceCIDRs[0]?.assumed)
-    assumed.push(
-      `ServiceCIDR ${serviceCIDRs[0].name} ${serviceCIDRs[0].cidrs.join(',')}: no ServiceCIDR given; ${DEFAULT_SERVICE_CIDR_ORIGIN}`,
-    );
+  const cidrs = serviceCIDRsOf(objects);
+  if (cidrs.assumed) assumed.push(cidrs.assumed);
+  const serviceCIDRs = cidrs.models;
   const nodeIPs = nodes.map((n) => n.internalIP);
   const loadBalancers = of('CloudLoadBalancer').map((lb) => resolveLoadBalancer(lb, nodeIPs));
   const clients = of('Client').map((c) => resolveClient(c, nodes, pods));

@@ -43,6 +43,32 @@ describe('Cluster.serviceCIDRs', () => {
     expect(c.assumed.filter((a) => a.includes('ServiceCIDR'))).toEqual([]);
   });
 
+  it('assumes no range when the input contradicts the default: a ClusterIP outside it', () => {
+    // An AKS-style cluster: its Service CIDR is 10.0.0.0/16.
+    const objects = canonicalObjects().map((o) =>
+      o.kind === 'Service' ? { ...o, spec: { ...o.spec, clusterIP: '10.0.0.10' } } : o,
+    );
+    const c = resolveCluster(objects);
+    expect(c.serviceCIDRs).toEqual([]);
+    expect(c.assumed).toContain(
+      "no Service CIDR: no ServiceCIDR given, and 10.96.0.0/12 (kubeadm's default serviceSubnet, which it passes as kube-apiserver's --service-cluster-ip-range) cannot be this cluster's: ClusterIP 10.0.0.10 of Service default/web lies outside it; give its ServiceCIDRs (kubectl get servicecidrs -o yaml)",
+    );
+  });
+
+  it('assumes no range when the input contradicts the default: a Pod inside it', () => {
+    const objects = canonicalObjects();
+    const pod = objects.find((o) => o.kind === 'Pod');
+    const name = pod?.kind === 'Pod' ? pod.metadata?.name : '';
+    const moved = objects.map((o) =>
+      o === pod && o.kind === 'Pod' ? { ...o, status: { ...o.status, podIP: '10.100.0.5' } } : o,
+    );
+    const c = resolveCluster(moved);
+    expect(c.serviceCIDRs).toEqual([]);
+    expect(c.assumed.find((a) => a.startsWith('no Service CIDR'))).toContain(
+      `it holds 10.100.0.5, the address of Pod default/${name}`,
+    );
+  });
+
   it('an IPv6 or malformed externalIP is not an IPv4 rule target', () => {
     const objects = canonicalObjects().map((o) =>
       o.kind === 'Service'

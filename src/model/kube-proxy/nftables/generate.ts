@@ -98,6 +98,10 @@ export function generateNftables(
   const serviceCIDRs = options.serviceCIDRs ?? proxyServiceCIDRs(cluster.serviceCIDRs);
   const assumed: string[] = [];
   const assumedCIDR = !options.serviceCIDRs && cluster.serviceCIDRs.find((m) => m.assumed);
+  if (!options.serviceCIDRs && serviceCIDRs.length === 0)
+    assumed.push(
+      'assumed: no Service CIDR known, so no rule drops traffic to unallocated ClusterIPs (as kube-proxy before it learns one)',
+    );
   if (assumedCIDR)
     assumed.push(
       `assumed: Service CIDR ${assumedCIDR.cidrs.join(',')} (${DEFAULT_SERVICE_CIDR_ORIGIN}; no ServiceCIDR given) for cluster-ips-check`,

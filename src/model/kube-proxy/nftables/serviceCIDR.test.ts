@@ -100,6 +100,30 @@ describe('cluster-ips-check from ServiceCIDR objects', () => {
   });
 });
 
+describe('no ServiceCIDR, and the default contradicted by a Pod inside it', () => {
+  // Pods on 10.100.x.x (inside 10.96.0.0/12): the default cannot be this cluster's range, so
+  // none is assumed — kube-proxy without a known range writes no drop rule (setupNFTables).
+  const objects = canonicalObjects().map((o) =>
+    o.kind === 'Pod' && o.status?.podIP === '10.244.1.5'
+      ? { ...o, status: { ...o.status, podIP: '10.100.1.5', podIPs: [{ ip: '10.100.1.5' }] } }
+      : o,
+  );
+
+  it('writes only the reject rule, and says why', () => {
+    const c = resolveCluster(objects);
+    expect(chain(c, 'cluster-ips-check')).toEqual([
+      'ip daddr @cluster-ips reject comment "Reject traffic to invalid ports of ClusterIPs"',
+    ]);
+    expect(generateNftables(c, 'node-2').assumed).toEqual([
+      'assumed: no Service CIDR known, so no rule drops traffic to unallocated ClusterIPs (as kube-proxy before it learns one)',
+    ]);
+  });
+
+  it('a connection straight to that Pod is not dropped', () => {
+    expect(fromPod(resolveCluster(objects), '10.100.1.5', 8080).fate.kind).toBe('forward');
+  });
+});
+
 describe('nftables.masqueradeBit', () => {
   const kubeProxy = (over: Record<string, unknown>): ScenarioObject =>
     ({
