@@ -67,6 +67,8 @@ function allocateFrom(band: Band, used: Set<number>): number | undefined {
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const isRecord = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Gives each Service that lacks `spec.clusterIP` the address the API server would allocate
@@ -81,7 +83,7 @@ export function allocateClusterIPs(objects: readonly ScenarioObject[]): Allocate
   const used = new Set<number>();
   const services = objects.filter((o): o is Service & { kind: 'Service' } => o.kind === 'Service');
   for (const s of services)
-    for (const ip of [text(s.spec?.clusterIP), ...(s.spec?.clusterIPs ?? []).map(text)])
+    for (const ip of [text(s.spec?.clusterIP), ...list(s.spec?.clusterIPs).map(text)])
       if (isIPv4(ip)) used.add(ipToInt(ip));
   // The primary range's first address is default/kubernetes's, in every cluster.
   const primary =
@@ -93,19 +95,19 @@ export function allocateClusterIPs(objects: readonly ScenarioObject[]): Allocate
   if (kubernetesIP !== undefined && !services.some(isKubernetesService)) used.add(kubernetesIP);
 
   const out = objects.map((o): ScenarioObject => {
-    if (o.kind !== 'Service') return o;
+    if (o.kind !== 'Service' || !isRecord(o.spec ?? {})) return o;
     const spec = o.spec ?? {};
     const given = text(spec.clusterIP);
     if (given !== '' || spec.type === 'ExternalName') return o;
     const key = `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
-    const first = text(spec.clusterIPs?.[0]);
+    const first = text(list(spec.clusterIPs)[0]);
     if (first !== '') {
       assumed.push(
         `spec.clusterIP ${first} for Service ${key}: taken from spec.clusterIPs[0], as the API server does`,
       );
       return { ...o, spec: { ...spec, clusterIP: first } };
     }
-    if (spec.ipFamilies?.[0] === 'IPv6') {
+    if (list(spec.ipFamilies)[0] === 'IPv6') {
       assumed.push(
         `no ClusterIP for Service ${key}: its spec.ipFamilies asks for IPv6 first, and IPv6 is not modelled yet`,
       );

@@ -486,6 +486,7 @@ describe('fillGaps never throws', () => {
       'Node',
       'EndpointSlice',
       'KubeProxyConfiguration',
+      'ServiceCIDR',
     );
     const junk = fc.oneof(fc.anything(), fc.constant(undefined));
     fc.assert(
@@ -501,6 +502,9 @@ describe('fillGaps never throws', () => {
                 ports: fc.oneof(junk, fc.array(fc.record({ port: junk, targetPort: junk }))),
                 nodeName: junk,
                 podCIDR: junk,
+                clusterIP: junk,
+                clusterIPs: junk,
+                cidrs: junk,
                 type: fc.constantFrom('LoadBalancer', 'ClusterIP', 5),
               }),
             ),

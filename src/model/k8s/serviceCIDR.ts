@@ -49,8 +49,9 @@ export function isIPv4CIDR(s: string): boolean {
 /** The allocator's reading of a ServiceCIDR's readiness (cidrallocator.go `isReady`). */
 function allocatable(o: ServiceCIDR): boolean {
   if (o.metadata?.deletionTimestamp) return false;
-  const ready = o.status?.conditions?.find((c) => c.type === 'Ready');
-  return ready === undefined || ready.status === 'True';
+  const conditions: unknown[] = Array.isArray(o.status?.conditions) ? o.status.conditions : [];
+  const ready = conditions.find((c) => (c as { type?: unknown } | null)?.type === 'Ready');
+  return ready === undefined || (ready as { status?: unknown }).status === 'True';
 }
 
 /** The default ServiceCIDR the model assumes when none is given. */
@@ -85,13 +86,13 @@ function defaultContradicted(objects: readonly unknown[]): string | undefined {
         return `it holds ${ip}, the address of Pod ${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
     } else if (o.kind === 'Node') {
       for (const a of list(o.status?.addresses)) {
-        const ip = str((a as { address?: unknown }).address);
+        const ip = str((a as { address?: unknown } | null)?.address);
         if (isIPv4(ip) && inDefault(ip))
           return `it holds ${ip}, an address of Node ${o.metadata?.name ?? ''}`;
       }
     } else if (o.kind === 'EndpointSlice') {
       for (const e of list(o.endpoints)) {
-        const ip = str(list((e as { addresses?: unknown }).addresses)[0]);
+        const ip = str(list((e as { addresses?: unknown } | null)?.addresses)[0]);
         if (isIPv4(ip) && inDefault(ip))
           return `it holds ${ip}, an endpoint of EndpointSlice ${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
       }
@@ -135,7 +136,7 @@ export function serviceCIDRsOf(objects: readonly unknown[]): ServiceCIDRsRead {
   }
   return {
     models: given.map((o) => ({
-      name: o.metadata?.name ?? '',
+      name: typeof o.metadata?.name === 'string' ? o.metadata.name : '',
       cidrs: (Array.isArray(o.spec?.cidrs) ? o.spec.cidrs : []).filter(
         (c): c is string => typeof c === 'string' && isIPv4CIDR(c),
       ),
