@@ -15,9 +15,10 @@
  *   `1 << *config.NFTables.MasqueradeBit`; v1alpha1 defaults.go sets it to 14 (0x4000).
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalObjects, resolveCluster } from '../../index';
+import { DEFAULT_SCENE, canonicalObjects, resolveCluster, runScene } from '../../index';
 import type { ScenarioObject } from '../../k8s/objects';
 import type { Cluster, ClusterNode } from '../../scenario/cluster';
+import { explainLine } from '../explain';
 import { generateIptables } from '../iptables/generate';
 import { formatRuleset } from '../iptables/rule';
 import type { ModePacket, ModeProcessing } from '../types';
@@ -160,6 +161,21 @@ describe('nftables.masqueradeBit', () => {
       'meta mark set meta mark | 0x00008000',
     ]);
     expect(generateNftables(c, 'node-1').masqueradeMark).toBe(0x8000);
+    expect(explainLine('nftables', 'meta mark set meta mark | 0x00008000')).toBe(
+      'Set the 0x8000 mark: masquerade this packet on its way out.',
+    );
+    expect(explainLine('nftables', 'meta mark & 0x00008000 == 0x00000000 return')).toBe(
+      'Packets without the 0x8000 mark are left alone.',
+    );
+    // The trace's words name the mark the rules set.
+    const objects = [
+      ...canonicalObjects().filter((o) => o.kind !== 'KubeProxyConfiguration'),
+      kubeProxy({ nftables: { masqueradeBit: 15 } }),
+    ];
+    const snat = runScene(objects, DEFAULT_SCENE).trace.steps.find((st) =>
+      st.narration.title.startsWith('Masquerade (SNAT)'),
+    );
+    expect(snat?.narration.body).toMatch(/^The packet carries the 0x8000 mark/);
     // iptables mode keeps its own bit: KUBE-MARK-MASQ's `--or-mark 0x1000` for bit 12, as
     // iptables-save prints it.
     expect(formatRuleset(generateIptables(c, 'node-1'))).toContain(
