@@ -11,7 +11,7 @@
  *   in order to handle scenarios where kcm is not running").
  * - Without any ServiceCIDR the model assumes the default one kube-apiserver writes, named
  *   `kubernetes` (pkg/controlplane/controller/defaultservicecidr), for kubeadm's default
- *   `serviceSubnet` 10.96.0.0/12 (cmd/kubeadm/app/constants `DefaultServicesSubnet`), which
+ *   `serviceSubnet` 10.96.0.0/12 (cmd/kubeadm/app/apis/kubeadm/v1beta4/defaults.go `DefaultServicesSubnet`), which
  *   kubeadm passes as kube-apiserver's `--service-cluster-ip-range`. (kube-apiserver's own
  *   built-in default, 10.0.0.0/24, is deprecated and no installer relies on it.)
  */

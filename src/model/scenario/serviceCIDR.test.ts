@@ -1,7 +1,7 @@
 /**
  * ServiceCIDRs resolved into the Cluster (see ../k8s/serviceCIDR.ts for the sources): the
  * objects as given, or the default `kubernetes` 10.96.0.0/12 — kubeadm's `serviceSubnet`
- * (cmd/kubeadm/app/constants DefaultServicesSubnet), the range kube-apiserver's default
+ * (cmd/kubeadm/app/apis/kubeadm/v1beta4/defaults.go DefaultServicesSubnet), the range kube-apiserver's default
  * ServiceCIDR controller writes from `--service-cluster-ip-range` — assumed and listed.
  */
 import { describe, expect, it } from 'vitest';
