@@ -48,8 +48,8 @@ describe('allocateClusterIPs', () => {
     const web = r.objects[0] as Svc;
     expect(web.spec?.clusterIPs).toEqual(['10.96.1.1']);
     expect(r.assumed).toEqual([
-      'spec.clusterIP 10.96.1.1 for Service default/web, allocated from ServiceCIDR kubernetes (10.96.0.0/12, assumed: no ServiceCIDR given) as the API server would; it picks a free address at random, the model the lowest free one',
-      'spec.clusterIP 10.96.1.2 for Service default/api, allocated from ServiceCIDR kubernetes (10.96.0.0/12, assumed: no ServiceCIDR given) as the API server would; it picks a free address at random, the model the lowest free one',
+      "spec.clusterIP 10.96.1.1 for Service default/web, allocated from ServiceCIDR kubernetes (10.96.0.0/12, kubeadm's default, no ServiceCIDR given) as the API server would; it picks a free address at random, the model the lowest free one",
+      "spec.clusterIP 10.96.1.2 for Service default/api, allocated from ServiceCIDR kubernetes (10.96.0.0/12, kubeadm's default, no ServiceCIDR given) as the API server would; it picks a free address at random, the model the lowest free one",
     ]);
   });
 

@@ -140,7 +140,7 @@ export function allocateClusterIPs(objects: readonly ScenarioObject[]): Allocate
     }
     used.add(ip);
     const addr = intToIp(ip);
-    const origin = from.assumed ? `${cidr}, assumed: no ServiceCIDR given` : cidr;
+    const origin = from.assumed ? `${cidr}, kubeadm's default, no ServiceCIDR given` : cidr;
     assumed.push(
       `spec.clusterIP ${addr} for Service ${key}, allocated from ServiceCIDR ${from.name} (${origin}) as the API server would; it picks a free address at random, the model the lowest free one`,
     );

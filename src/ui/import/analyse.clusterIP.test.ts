@@ -65,7 +65,7 @@ describe('a hand-written Service without spec.clusterIP', () => {
     expect(a.problems).toEqual([]);
     expect(a.blocked).toBe('');
     expect(a.assumed[0]).toBe(
-      'spec.clusterIP 10.96.1.1 for Service default/web, allocated from ServiceCIDR kubernetes (10.96.0.0/12, assumed: no ServiceCIDR given) as the API server would; it picks a free address at random, the model the lowest free one',
+      "spec.clusterIP 10.96.1.1 for Service default/web, allocated from ServiceCIDR kubernetes (10.96.0.0/12, kubeadm's default, no ServiceCIDR given) as the API server would; it picks a free address at random, the model the lowest free one",
     );
   });
 
