@@ -254,7 +254,7 @@ describe('fillGaps: EndpointSlices from the Pods a selector matches', () => {
   it('derives nothing for a Service that has a slice, or has no selector (and says the latter has no endpoints)', () => {
     const own = canonicalObjects().find((o) => o.kind === 'EndpointSlice') as ScenarioObject;
     expect(added([svc, own, ...pods, ...quiet])).toEqual([]);
-    const noSelector = mkService('ext', { ports: [{ port: 443 }] });
+    const noSelector = mkService('ext', { clusterIP: '10.96.0.60', ports: [{ port: 443 }] });
     const r = fillGaps([noSelector, ...quiet]);
     expect(r.objects).toHaveLength(quiet.length + 1);
     expect(r.assumed).toEqual([
@@ -368,7 +368,12 @@ describe('fillGaps: a LoadBalancer Service without an address', () => {
   const lbSvc = (status: Service['status']) =>
     mkService(
       'web',
-      { type: 'LoadBalancer', selector: { app: 'web' }, ports: [{ port: 80, nodePort: 31000 }] },
+      {
+        type: 'LoadBalancer',
+        clusterIP: '10.96.0.50',
+        selector: { app: 'web' },
+        ports: [{ port: 80, nodePort: 31000 }],
+      },
       status,
     );
   // The canonical slice and Pods, so that only the address is missing.
@@ -416,7 +421,10 @@ describe('fillGaps: kube-proxy configuration', () => {
       mode: 'iptables',
       clusterCIDR: '10.244.0.0/16',
     });
-    expect(resolveCluster(r.objects).assumed).toEqual([]);
+    // The ServiceCIDR is the resolver's to assume (no ServiceCIDR object is given).
+    expect(resolveCluster(r.objects).assumed).toEqual([
+      "ServiceCIDR kubernetes 10.96.0.0/12: no ServiceCIDR given; kubeadm's default serviceSubnet, which it passes as kube-apiserver's --service-cluster-ip-range",
+    ]);
   });
 
   it('keeps to the smallest common range when the /16 would hold a node address', () => {
@@ -478,6 +486,7 @@ describe('fillGaps never throws', () => {
       'Node',
       'EndpointSlice',
       'KubeProxyConfiguration',
+      'ServiceCIDR',
     );
     const junk = fc.oneof(fc.anything(), fc.constant(undefined));
     fc.assert(
@@ -493,6 +502,9 @@ describe('fillGaps never throws', () => {
                 ports: fc.oneof(junk, fc.array(fc.record({ port: junk, targetPort: junk }))),
                 nodeName: junk,
                 podCIDR: junk,
+                clusterIP: junk,
+                clusterIPs: junk,
+                cidrs: junk,
                 type: fc.constantFrom('LoadBalancer', 'ClusterIP', 5),
               }),
             ),

@@ -23,10 +23,14 @@ import type { EndpointSlice, KubeProxyConfiguration, Node, ScenarioObject } from
 import { completeScenario } from './load';
 import { ipToInt, isIPv4 } from '../net/ip';
 import { mirrorEndpoints } from './mirror';
+import { allocateClusterIPs } from './allocate';
 
 /** The result of {@link fillGaps}. */
 export interface Filled {
-  /** The input objects, unchanged and in order, followed by the objects added. */
+  /**
+   * The input objects in order, followed by the objects added. Each is the input's own object,
+   * except a Service allocated a ClusterIP: that one is a copy carrying it (./allocate.ts).
+   */
   objects: ScenarioObject[];
   /** Each assumption, in plain words. */
   assumed: string[];
@@ -644,6 +648,8 @@ function fill(objects: ScenarioObject[]): Filled {
 
 /**
  * Adds what the objects lack and the model needs, as the cluster would hold it:
+ * - a Service without `spec.clusterIP` gets the address the API server would allocate from
+ *   the ServiceCIDRs (./allocate.ts);
  * - a Service with a selector but no EndpointSlice gets the slices the EndpointSlice
  *   controller would write from the Pods it selects;
  * - a node that Pods or endpoints name but no Node describes is built from them (Ready; the
@@ -658,9 +664,13 @@ function fill(objects: ScenarioObject[]): Filled {
  */
 export function fillGaps(objects: ScenarioObject[]): Filled {
   try {
-    const mirrored = mirrorEndpoints(objects);
+    const allocated = allocateClusterIPs(objects);
+    const mirrored = mirrorEndpoints(allocated.objects);
     const filled = fill(mirrored.objects);
-    return { ...filled, assumed: [...mirrored.notes, ...filled.assumed] };
+    return {
+      ...filled,
+      assumed: [...allocated.assumed, ...mirrored.notes, ...filled.assumed],
+    };
   } catch (e) {
     return {
       objects: Array.isArray(objects) ? [...objects] : [],

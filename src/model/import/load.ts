@@ -15,6 +15,7 @@ export const KINDS: ReadonlySet<string> = new Set([
   'Node',
   'Pod',
   'KubeProxyConfiguration',
+  'ServiceCIDR',
   'CloudLoadBalancer',
   'Client',
 ]);

@@ -22,12 +22,14 @@ const without = (objects: ScenarioObject[], ...kinds: string[]) =>
 
 /** Extra Services: one selecting a subset by a second label, one selecting nothing. */
 function extraServices(): ScenarioObject[] {
+  // With ClusterIPs, as the API server stores them: the pre-index filler allocates none.
   const svc = (name: string, selector: Record<string, string>): ScenarioObject => ({
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name, namespace: 'default' },
     spec: {
       type: 'LoadBalancer',
+      clusterIP: `10.96.0.${name.length + 10}`,
       selector,
       ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }],
     },

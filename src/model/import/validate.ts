@@ -25,6 +25,7 @@ import {
   type ServiceFacts,
 } from './service-checks';
 import { KINDS, skippedLabel } from './load';
+import { checkServiceCIDR } from './servicecidr-checks';
 
 /** One problem in the pasted text. */
 export interface Problem {
@@ -191,6 +192,7 @@ const RESOURCE: Record<string, string> = {
   EndpointSlice: 'endpointslices.discovery.k8s.io',
   Node: 'nodes',
   Pod: 'pods',
+  ServiceCIDR: 'servicecidrs.networking.k8s.io',
 };
 
 /**
@@ -218,6 +220,7 @@ function check(entries: Entry[]): void {
     else if (e.kind === 'EndpointSlice') checkEndpointSlice(e.checker, e.obj);
     else if (e.kind === 'Node') checkNode(e.checker, e.obj);
     else if (e.kind === 'Pod') checkPod(e.checker, e.obj);
+    else if (e.kind === 'ServiceCIDR') checkServiceCIDR(e.checker, e.obj);
   }
   const pods = new PodFactsIndex(
     entries.filter((e) => e.kind === 'Pod').map((e) => podFacts(e.obj)),

@@ -29,6 +29,30 @@ export interface KubeProxyConfiguration {
   nodePortAddresses?: string[];
   iptables?: { masqueradeBit?: number; masqueradeAll?: boolean; localhostNodePorts?: boolean };
   ipvs?: { scheduler?: string };
+  /**
+   * nftables mode's own settings: kube-proxy in `mode: nftables` reads its mark bit and
+   * masqueradeAll here, not under `iptables` (cmd/kube-proxy/app/server_linux.go passes
+   * `config.NFTables.MasqueradeBit`; v1alpha1 conversion.go takes `Linux.MasqueradeAll` from
+   * `nftables.masqueradeAll` in nftables mode). Default bit 14 (v1alpha1 defaults.go).
+   */
+  nftables?: { masqueradeBit?: number; masqueradeAll?: boolean };
+}
+
+/**
+ * `networking.k8s.io/v1` ServiceCIDR (GA in 1.33, KEP-1880 MultiCIDRServiceAllocator): a range
+ * the API server allocates ClusterIPs from, and that kube-proxy reads for nftables'
+ * `cluster-ips-check`. kube-apiserver writes the default one, named `kubernetes`, from its
+ * `--service-cluster-ip-range`. `spec.cidrs` holds one CIDR, or two of different families.
+ * (Declared here: the `kubernetes-types` package in use predates networking/v1 ServiceCIDR.)
+ */
+export interface ServiceCIDR {
+  apiVersion: 'networking.k8s.io/v1';
+  kind: 'ServiceCIDR';
+  metadata?: ObjectMeta;
+  spec?: { cidrs?: string[] };
+  status?: {
+    conditions?: { type: string; status: string; reason?: string; message?: string }[];
+  };
 }
 
 /**
@@ -91,5 +115,6 @@ export type ScenarioObject =
   | (Node & { kind: 'Node' })
   | (Pod & { kind: 'Pod' })
   | KubeProxyConfiguration
+  | ServiceCIDR
   | CloudLoadBalancer
   | Client;

@@ -328,11 +328,15 @@ const NFTABLES: Rule[] = [
   [/vmap @no-endpoint-services/, () => 'Drop or reject Service addresses with no usable endpoint.'],
   [/vmap @no-endpoint-nodeports/, () => 'Drop or reject NodePorts with no usable endpoint.'],
   [/vmap @firewall-ips/, () => 'Check load-balancer traffic against loadBalancerSourceRanges.'],
-  [/^meta mark & 0x\w+ == 0x0+ return/, () => 'Packets without the 0x4000 mark are left alone.'],
+  // The mark is 1 << nftables.masqueradeBit (0x4000 by default), as the rule prints it.
+  [
+    /^meta mark & 0x0*(\w+) == 0x0+ return/,
+    (m) => `Packets without the 0x${m[1]} mark are left alone.`,
+  ],
   [/^meta mark set meta mark \^/, () => 'Clear the mark so the packet is not masqueraded twice.'],
   [
-    /^meta mark set meta mark \|/,
-    () => 'Set the 0x4000 mark: masquerade this packet on its way out.',
+    /^meta mark set meta mark \| 0x0*(\w+)/,
+    (m) => `Set the 0x${m[1]} mark: masquerade this packet on its way out.`,
   ],
   [
     /^masquerade/,

@@ -8,6 +8,9 @@
 import type { IPv4, Protocol } from '../net/ip';
 import { firstHost } from '../net/ip';
 import type { ClientLocation, LoadBalancerDelivery } from '../k8s/objects';
+import type { ServiceCIDRModel } from '../k8s/serviceCIDR';
+
+export type { ServiceCIDRModel };
 
 /** A node as kube-proxy and the balancer see it. */
 export interface ClusterNode {
@@ -109,9 +112,14 @@ export interface KubeProxyConfig {
   detectLocalMode: 'ClusterCIDR' | 'NodeCIDR';
   /** Empty means every local address (the "match all" case). */
   nodePortAddresses: string[];
-  /** Default 14, i.e. mark 0x4000. */
+  /** `iptables.masqueradeBit` (iptables and IPVS modes); default 14, i.e. mark 0x4000. */
   masqueradeBit: number;
+  /** `iptables.masqueradeAll` (iptables and IPVS modes); default false. */
   masqueradeAll: boolean;
+  /** `nftables.masqueradeBit`, what nftables mode uses instead; default 14. */
+  nftablesMasqueradeBit: number;
+  /** `nftables.masqueradeAll`, what nftables mode uses instead; default false. */
+  nftablesMasqueradeAll: boolean;
   /** Default true (IPv4 NodePorts also answer on 127.0.0.1). */
   localhostNodePorts: boolean;
   /** `ipvs.scheduler`; empty means kube-proxy's default, `rr`. */
@@ -155,6 +163,12 @@ export interface Cluster {
   /** Endpoints per Service port, keyed by {@link servicePortKey}. */
   endpoints: Record<string, EndpointModel[]>;
   kubeProxy: KubeProxyConfig;
+  /**
+   * The ServiceCIDR objects in input order, or the assumed default `kubernetes` 10.96.0.0/12
+   * (flagged `assumed`) when the input holds none. kube-proxy's nftables mode drops traffic to
+   * their unallocated addresses (`cluster-ips-check`).
+   */
+  serviceCIDRs: ServiceCIDRModel[];
   loadBalancers: LoadBalancerModel[];
   clients: ClientModel[];
   /** Human-readable notes about values the model assumed ("assumed: …"). */

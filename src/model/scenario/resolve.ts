@@ -10,8 +10,10 @@
  *   `VIP` when `ip` is set (SetDefaults_LoadBalancerIngress, KEP-1860).
  * - EndpointSlice conditions as kube-proxy reads them: ready nil ⇒ true; serving nil ⇒ true;
  *   terminating nil ⇒ false; only `addresses[0]` (`pkg/proxy/endpointslicecache.go`).
- * - kube-proxy: mode iptables, masqueradeBit 14, localhostNodePorts true, detectLocalMode
- *   ClusterCIDR (`pkg/proxy/apis/config/v1alpha1/defaults.go`).
+ * - kube-proxy: mode iptables, masqueradeBit 14 (`iptables.` and `nftables.`),
+ *   localhostNodePorts true, detectLocalMode ClusterCIDR
+ *   (`pkg/proxy/apis/config/v1alpha1/defaults.go`).
+ * - ServiceCIDRs: see ../k8s/serviceCIDR.ts; without one, kubeadm's default 10.96.0.0/12.
  */
 import type { EndpointSlice, Node, Pod, Service } from '../k8s/objects';
 import type {
@@ -33,6 +35,7 @@ import type {
 } from './cluster';
 import { servicePortKey } from './cluster';
 import { firstHost, isIPv4 } from '../net/ip';
+import { isIPv4CIDR, serviceCIDRsOf } from '../k8s/serviceCIDR';
 import type { Protocol } from '../net/ip';
 
 /** Raised when an object cannot be resolved; `path` is the field path a kubectl user knows. */
@@ -129,8 +132,11 @@ function resolveService(svc: Service): ServiceModel {
         : 0,
     sessionAffinity: (spec.sessionAffinity ?? 'None') as 'None' | 'ClientIP',
     affinityTimeoutSeconds: spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? 10800,
+    // newBaseServiceInfo (pkg/proxy/serviceport.go): trimmed, then only the IPv4 CIDRs.
     loadBalancerSourceRanges:
-      type === 'LoadBalancer' ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()) : [],
+      type === 'LoadBalancer'
+        ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()).filter(isIPv4CIDR)
+        : [],
     // The IPv4 proxier keeps only IPv4 externalIPs (serviceport.go "Filter ExternalIPs to
     // correct IP family").
     externalIPs: (spec.externalIPs ?? []).filter(isIPv4),
@@ -189,6 +195,8 @@ function resolveKubeProxy(
     nodePortAddresses: [...(cfg?.nodePortAddresses ?? [])],
     masqueradeBit: cfg?.iptables?.masqueradeBit ?? 14,
     masqueradeAll: cfg?.iptables?.masqueradeAll ?? false,
+    nftablesMasqueradeBit: cfg?.nftables?.masqueradeBit ?? 14,
+    nftablesMasqueradeAll: cfg?.nftables?.masqueradeAll ?? false,
     localhostNodePorts: cfg?.iptables?.localhostNodePorts ?? true,
     ipvsScheduler: cfg?.ipvs?.scheduler ?? '',
   };
@@ -295,10 +303,23 @@ export function resolveCluster(objects: readonly ScenarioObject[]): Cluster {
         assumed.push(`a Pod at ${e.ip} on ${e.nodeName}: only its endpoint is known`);
       }
   const kubeProxy = resolveKubeProxy(of('KubeProxyConfiguration')[0], assumed);
+  const cidrs = serviceCIDRsOf(objects);
+  if (cidrs.assumed) assumed.push(cidrs.assumed);
+  const serviceCIDRs = cidrs.models;
   const nodeIPs = nodes.map((n) => n.internalIP);
   const loadBalancers = of('CloudLoadBalancer').map((lb) => resolveLoadBalancer(lb, nodeIPs));
   const clients = of('Client').map((c) => resolveClient(c, nodes, pods));
-  return { nodes, pods, services, endpoints, kubeProxy, loadBalancers, clients, assumed };
+  return {
+    nodes,
+    pods,
+    services,
+    endpoints,
+    kubeProxy,
+    serviceCIDRs,
+    loadBalancers,
+    clients,
+    assumed,
+  };
 }
 
 export { nsName };

@@ -19,6 +19,13 @@ export interface NarrationContext {
 
 type Text = { title: string; body: string };
 
+/** The masquerade mark of the mode: `1 << nftables.masqueradeBit` in nftables mode, else `iptables.`'s. */
+function masqueradeMark(ctx: NarrationContext): string {
+  const kp = ctx.cluster.kubeProxy;
+  const bit = ctx.mode === 'nftables' ? kp.nftablesMasqueradeBit : kp.masqueradeBit;
+  return `0x${(2 ** bit).toString(16)}`;
+}
+
 function target(hit: ModeHit): string {
   return /(?:-j|goto|jump) ([\w-]+(?:\/[\w./-]+)?)\s*$/.exec(hit.text)?.[1] ?? hit.chain;
 }
@@ -160,7 +167,7 @@ export function narrateHit(
       const s = ctx.snat;
       return {
         title: `Masquerade (SNAT) to ${s?.ip ?? ctx.node.internalIP}`,
-        body: `The packet carries the 0x4000 mark, so kube-proxy's postrouting rule masquerades it: the source becomes ${ctx.node.name}'s address on the way out${s ? ` (${s.ip}, the address of ${s.iface}; port ${s.port}, picked at random)` : ''}. The pod will see this address, not the client's.`,
+        body: `The packet carries the ${masqueradeMark(ctx)} mark, so kube-proxy's postrouting rule masquerades it: the source becomes ${ctx.node.name}'s address on the way out${s ? ` (${s.ip}, the address of ${s.iface}; port ${s.port}, picked at random)` : ''}. The pod will see this address, not the client's.`,
       };
     }
   }

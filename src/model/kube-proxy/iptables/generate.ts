@@ -11,7 +11,7 @@
  * kube-proxy's prepended jumps sit above it.
  */
 import type { Cluster, ClusterNode } from '../../scenario/cluster';
-import { cidrContains } from '../../net/ip';
+import { cidrContains, isIPv4 } from '../../net/ip';
 import type { IptablesRuleset, Match, Table, Target } from './rule';
 import { comment as c, jump } from './build';
 import { writeServiceRules } from './serviceRules';
@@ -254,7 +254,9 @@ export function generateIptables(
     localhostNodePortRule: localhostNodePorts && nfacct,
     largeClusterMode: isLargeCluster(cluster),
   };
-  for (const svc of cluster.services) writeServiceRules(w, ctx, svc);
+  // ShouldSkipService (pkg/proxy/util/utils.go): a Service without a ClusterIP (headless
+  // `None`, or none allocated) gets no rules; nor one whose ClusterIP is not IPv4 here.
+  for (const svc of cluster.services) if (isIPv4(svc.clusterIP)) writeServiceRules(w, ctx, svc);
 
   if (matchAll) {
     const m: Match[] = [

@@ -240,8 +240,15 @@ describe('Service variants (proxier.go syncProxyRules)', () => {
   });
 
   it('masqueradeAll: every ClusterIP connection is marked', () => {
+    // nftables mode takes masqueradeAll from `nftables.masqueradeAll` (v1alpha1
+    // conversion.go: Linux.MasqueradeAll = in.NFTables.MasqueradeAll in nftables mode), so
+    // `iptables.masqueradeAll` leaves its rules alone.
     const c = canonical();
     c.kubeProxy.masqueradeAll = true;
+    const plain =
+      'ip daddr 10.96.0.50 tcp dport 80 ip saddr != 10.244.0.0/16 jump mark-for-masquerade';
+    expect(chainText(generateNftables(c, 'node-1'), SVC)?.[0]).toBe(plain);
+    c.kubeProxy.nftablesMasqueradeAll = true;
     expect(chainText(generateNftables(c, 'node-1'), SVC)?.[0]).toBe(
       'ip daddr 10.96.0.50 tcp dport 80 jump mark-for-masquerade',
     );
@@ -285,7 +292,7 @@ describe('Service variants (proxier.go syncProxyRules)', () => {
 
   it('records what it assumed', () => {
     expect(generateNftables(canonical(), 'node-1').assumed).toEqual([
-      'assumed: Service CIDR 10.96.0.0/12 (kubeadm default) for cluster-ips-check',
+      "assumed: Service CIDR 10.96.0.0/12 (kubeadm's default serviceSubnet, which it passes as kube-apiserver's --service-cluster-ip-range; no ServiceCIDR given) for cluster-ips-check",
     ]);
   });
 });

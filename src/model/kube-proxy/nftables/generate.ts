@@ -25,19 +25,14 @@ import { tableLines } from './format';
 import { writeServicePort } from './serviceRules';
 import type { NftMatch, NftRuleset } from './types';
 import { NftWriter } from './writer';
-
-/**
- * The Service CIDR assumed for `cluster-ips-check` when none is given: kubeadm's default
- * `serviceSubnet`. kube-proxy learns the real ranges from ServiceCIDR objects
- * (`OnServiceCIDRsChanged`, fed only when the MultiCIDRServiceAllocator feature gate is on,
- * cmd/kube-proxy/app/server.go `Run`); without them it writes no "Drop traffic to
- * unallocated ClusterIPs" rule. The scenario does not describe them.
- */
-export const DEFAULT_SERVICE_CIDRS = ['10.96.0.0/12'];
+import { DEFAULT_SERVICE_CIDR_ORIGIN, proxyServiceCIDRs } from '../../k8s/serviceCIDR';
 
 /** Options the cluster does not carry. */
 export interface NftGenerateOptions {
-  /** The cluster's Service CIDRs (ServiceCIDR objects); default {@link DEFAULT_SERVICE_CIDRS}. */
+  /**
+   * Overrides the cluster's Service CIDRs (kube-proxy's `serviceCIDRs`, set by
+   * `OnServiceCIDRsChanged` from the ServiceCIDR objects), as kube-proxy's own tests set them.
+   */
   serviceCIDRs?: string[];
 }
 
@@ -98,12 +93,18 @@ export function generateNftables(
   const node = cluster.nodes.find((n) => n.name === nodeName);
   if (!node) throw new Error(`unknown node "${nodeName}"`);
   const kp = cluster.kubeProxy;
-  const mark = 1 << kp.masqueradeBit;
-  const serviceCIDRs = options.serviceCIDRs ?? DEFAULT_SERVICE_CIDRS;
+  // nftables mode reads its own mark bit (server_linux.go: `config.NFTables.MasqueradeBit`).
+  const mark = 1 << kp.nftablesMasqueradeBit;
+  const serviceCIDRs = options.serviceCIDRs ?? proxyServiceCIDRs(cluster.serviceCIDRs);
   const assumed: string[] = [];
-  if (!options.serviceCIDRs)
+  const assumedCIDR = !options.serviceCIDRs && cluster.serviceCIDRs.find((m) => m.assumed);
+  if (!options.serviceCIDRs && serviceCIDRs.length === 0)
     assumed.push(
-      `assumed: Service CIDR ${serviceCIDRs.join(',')} (kubeadm default) for cluster-ips-check`,
+      'assumed: no Service CIDR known, so no rule drops traffic to unallocated ClusterIPs (as kube-proxy before it learns one)',
+    );
+  if (assumedCIDR)
+    assumed.push(
+      `assumed: Service CIDR ${assumedCIDR.cidrs.join(',')} (${DEFAULT_SERVICE_CIDR_ORIGIN}; no ServiceCIDR given) for cluster-ips-check`,
     );
   const npa = nodePortAddresses(cluster, node);
   const w = new NftWriter();
@@ -196,7 +197,7 @@ export function generateNftables(
         svc,
         port,
         localCIDR: localCIDR || undefined,
-        masqueradeAll: kp.masqueradeAll,
+        masqueradeAll: kp.nftablesMasqueradeAll,
       });
   }
 
