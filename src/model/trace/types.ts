@@ -152,6 +152,12 @@ export type Outcome =
       crossedNodes: boolean;
       snat: boolean;
       summary: string;
+      /**
+       * Where the reply went, and what kind of balancer the scene models, in one sentence
+       * ("node-1 answers the client directly (direct server return): …"); set when the
+       * connection came through the balancer's address (`cloud/implementation.ts`).
+       */
+      reply?: string;
     }
   | { kind: 'dropped' | 'rejected'; at: Place; reason: string; rule?: string; summary: string }
   | { kind: 'timed-out'; at: Place; reason: string; summary: string }
