@@ -52,8 +52,8 @@ export function implementationName(impl: LoadBalancerImplementation): string {
 }
 
 /**
- * One line that says what the scene models and where the reply goes, for the balancer's box
- * and the outcome, e.g. "NAT balancer (like AWS NLB): the reply returns through it".
+ * One short line that says what the scene models and where the reply goes, for the stage's
+ * legend, e.g. "reply via the NAT balancer (like AWS NLB)".
  * @param announcer the node that answers ARP (MetalLB L2), when known
  */
 export function implementationLine(
@@ -61,17 +61,16 @@ export function implementationLine(
   ipMode: 'VIP' | 'Proxy',
   announcer?: string,
 ): string {
-  if (ipMode === 'Proxy' && !isMetalLB(impl))
-    return 'a proxy: the reply returns through it (two connections)';
+  if (ipMode === 'Proxy' && !isMetalLB(impl)) return 'reply via the proxy (ipMode Proxy)';
   switch (impl) {
     case 'NAT':
-      return 'NAT balancer (like AWS NLB): the reply returns through it';
+      return 'reply via the NAT balancer (like AWS NLB)';
     case 'DirectServerReturn':
-      return 'passthrough (like GCP): the node answers the client directly';
+      return 'reply straight from the node (DSR, like GCP)';
     case 'MetalLB-L2':
-      return `no balancer: ${announcer ?? 'one node'} answers ARP, and the client`;
+      return `no balancer: ${announcer ?? 'one node'} answers ARP and the client`;
     case 'MetalLB-BGP':
-      return 'no balancer: a BGP router routes to a node, which answers';
+      return 'no balancer: a BGP router routes to a node';
   }
 }
 

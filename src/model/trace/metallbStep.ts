@@ -57,7 +57,13 @@ export function metallbStep(
     before: pkt,
     after: pkt,
     transform: 'none',
-    decision: { kind: 'lb-target', candidates: cands, chosen, pinned },
+    decision: {
+      kind: 'lb-target',
+      candidates: cands,
+      chosen,
+      pinned,
+      by: l2 ? 'MetalLB: the node that answers ARP' : 'The router picks a next hop (BGP, ECMP)',
+    },
     rule: {
       kind: 'routing',
       text: l2

@@ -56,8 +56,9 @@ function directStep(
 }
 
 /**
- * One sentence for the outcome: where the reply went, and what kind of balancer the scene
- * models (issue 14: the scene states it). `answeredBy` is {@link ReplyResult}'s.
+ * A short line for the outcome: where the reply went, and what kind of balancer the scene
+ * models (issue 14: the scene states it), e.g. "node-3 answers directly (direct server
+ * return)". `answeredBy` is {@link ReplyResult}'s.
  */
 export function replySentence(
   impl: LoadBalancerImplementation,
@@ -67,13 +68,10 @@ export function replySentence(
   const node = answeredBy.startsWith('node:') ? answeredBy.slice('node:'.length) : 'the node';
   if (answeredBy === 'lb')
     return ipMode === 'Proxy'
-      ? 'The reply returns through the balancer: it is a proxy (ipMode Proxy), and the client’s connection ends at it.'
-      : 'The reply returns through the balancer, which answers the client: a NAT balancer (like AWS NLB with instance targets) sits on the path both ways.';
-  if (impl === 'DirectServerReturn')
-    return `${node} answers the client directly (direct server return): a passthrough balancer (like Google Cloud’s passthrough Network Load Balancer) never sees the reply.`;
-  if (impl === 'MetalLB-BGP')
-    return `${node} answers the client directly: there is no balancer (MetalLB BGP); the router only routes.`;
-  return `${node} answers the client directly: there is no balancer (MetalLB layer 2; ${node} answers ARP for the address).`;
+      ? 'back through the proxy (ipMode Proxy)'
+      : 'back through the balancer (NAT, like AWS NLB)';
+  if (impl === 'DirectServerReturn') return `${node} answers directly (direct server return)`;
+  return `${node} answers directly: no balancer (${impl === 'MetalLB-BGP' ? 'MetalLB BGP' : 'MetalLB L2'})`;
 }
 
 /**

@@ -65,6 +65,8 @@ export interface Decision {
   chosen: string;
   /** True when the choice was pinned rather than drawn from the seed. */
   pinned: boolean;
+  /** Who decides, when it is not the balancer or kube-proxy (MetalLB, a BGP router). */
+  by?: string;
 }
 
 /** One rule the packet matched, in the order it was matched. */
