@@ -7,7 +7,7 @@ import {
   setProxyMode,
   setPublished,
 } from '../../store/commands';
-import { selectCluster, selectScene, useAppStore, useAppStoreApi } from '../../store';
+import { selectCluster, selectResult, selectScene, useAppStore, useAppStoreApi } from '../../store';
 import type { SceneOptions } from '../../model/scenario/scene';
 import { TracedPicker } from '../import/TracedPicker';
 import { ClientControls } from './ClientControls';
@@ -29,12 +29,12 @@ export function SceneControls() {
   const store = useAppStoreApi();
   const scene = useAppStore(selectScene);
   const cluster = useAppStore(selectCluster);
+  const serviceKey = useAppStore(selectResult)?.serviceKey;
   const proxy = scene.ipMode === 'Proxy';
   // The resolved balancer's implementation: the scene's choice, else the scenario's own.
   const implementation: Implementation =
     scene.implementation ??
-    cluster?.loadBalancers.find((l) => l.service === (scene.service ?? l.service))
-      ?.implementation ??
+    cluster?.loadBalancers.find((l) => l.service === serviceKey)?.implementation ??
     'NAT';
   const keepsDestination = implementation !== 'NAT';
   return (
