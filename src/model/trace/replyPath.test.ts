@@ -70,6 +70,9 @@ describe('direct server return (like Google Cloud’s passthrough Network Load B
     expect(lbStep && dst(lbStep.after)).toBe(VIP);
     expect(lbStep && src(lbStep.after)).toBe(CLIENT);
     expect(lbStep?.transform).toBe('none');
+    expect(lbStep?.rule?.text).toBe(
+      'pass through to target node-1, packet unchanged (direct server return: replies bypass the balancer)',
+    );
     expect(t.matchedRuleTexts.some((r) => /-d 203\.0\.113\.7\/32 .*loadbalancer IP/.test(r))).toBe(
       true,
     );
