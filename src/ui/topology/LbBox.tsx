@@ -175,7 +175,16 @@ export function LbBox({
               />
             );
           })}
-          {l.lb.foldRow && fold && (
+          {l.lb.foldRow && fold && metallb && (
+            <SlotText
+              className="muted"
+              at={l.lb.foldRow.text}
+              text={`+${fold.count} more: ${fold.eligible} ●`}
+              tip={`${fold.count} more nodes: ${fold.eligible} ${impl === 'MetalLB-L2' ? 'answer ARP for the address' : 'are BGP next hops'}`}
+              data-lb-line="folded"
+            />
+          )}
+          {l.lb.foldRow && fold && !metallb && (
             <SlotText
               className={fold.failing ? 'unhealthy' : 'muted'}
               at={l.lb.foldRow.text}
