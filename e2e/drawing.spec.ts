@@ -79,3 +79,63 @@ test('a failed node’s "down" badge covers none of its labels', async ({ page }
   }
   await app.topology.screenshot({ path: `${SCREENSHOT_DIR}/drawing-all-failed.png` });
 });
+
+/** The points of a drawn wire (`M x,y L x,y …`, see src/ui/topology/polyline.ts). */
+const pointsOf = (d: string) =>
+  [...d.matchAll(/[ML](-?[\d.]+),(-?[\d.]+)/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+
+/** Whether any point of the polyline lies inside the box (border included), every 0.5 px. */
+function touches(pts: { x: number; y: number }[], b: Box): boolean {
+  for (let i = 1; i < pts.length; i++) {
+    const q = pts[i - 1]!;
+    const p = pts[i]!;
+    const n = Math.max(1, Math.ceil(Math.hypot(p.x - q.x, p.y - q.y) / 0.5));
+    for (let k = 0; k <= n; k++) {
+      const x = q.x + ((p.x - q.x) * k) / n;
+      const y = q.y + ((p.y - q.y) * k) / n;
+      if (x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h) return true;
+    }
+  }
+  return false;
+}
+
+test('the reply wire goes round the balancer under direct server return and MetalLB', async ({
+  page,
+}) => {
+  // Google Cloud's passthrough Network Load Balancer: "Responses from the backend VMs go
+  // directly to the clients, not back through the load balancer" (direct server return);
+  // MetalLB puts no balancer on the path at all (metallb.universe.tf/concepts/layer2, /bgp).
+  const app = await new AppPage(page).goto();
+  await app.setClient('internet');
+  await app.dial('LoadBalancer');
+  const lb = app.topology.locator('[data-place="lb"]');
+  for (const impl of ['DirectServerReturn', 'MetalLB-L2', 'MetalLB-BGP'] as const) {
+    await app.setImplementation(impl);
+    await expect(lb).toHaveAttribute('data-implementation', impl);
+    await app.last();
+    const replies = app.topology.locator('path.edge.used.reply[data-hop$=">client"]');
+    await expect(replies.first()).toBeAttached();
+    const hops = await replies.evaluateAll((ps) =>
+      ps.map((p) => ({ hop: p.getAttribute('data-hop') ?? '', d: p.getAttribute('d') ?? '' })),
+    );
+    const direct = hops.filter((h) => h.hop.startsWith('node:'));
+    expect(direct.length, `${impl}: ${JSON.stringify(hops.map((h) => h.hop))}`).toBe(1);
+    expect(
+      hops.some((h) => h.hop === 'lb>client'),
+      impl,
+    ).toBe(false);
+    const [frame] = await boxes(lb, '.lb-frame');
+    expect(touches(pointsOf(direct[0]!.d), frame!), `${impl}: ${direct[0]!.d}`).toBe(false);
+    if (impl !== 'DirectServerReturn')
+      await expect(app.topology.locator('path.edge.used[data-hop*="lb"]')).toHaveCount(0);
+    await expect(page.getByTestId('legend')).toContainText(
+      impl === 'DirectServerReturn' ? 'reply straight from the node' : 'no balancer',
+    );
+  }
+  await app.setImplementation('NAT');
+  await app.last();
+  await expect(app.topology.locator('path.edge.used.reply[data-hop="lb>client"]')).toHaveCount(1);
+  await expect(page.getByTestId('legend')).toContainText(
+    'reply via the NAT balancer (like AWS NLB)',
+  );
+});

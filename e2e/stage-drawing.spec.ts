@@ -153,12 +153,16 @@ test('inside the cluster the card rests under the packet’s node, led to the do
   expect(overlaps(texts).map(([a, b]) => `${a.text} × ${b.text}`)).toEqual([]);
 });
 
-test('the legend names all seven marks', async ({ page }) => {
+test('the legend names all seven marks, and where the reply goes', async ({ page }) => {
   await new AppPage(page).goto();
   const legend = new StagePage(page).legend;
   for (const k of ['request', 'reply', 'health', 'dnat', 'snat', 'rotation', 'failed'])
     await expect(legend.locator(`[data-legend="${k}"]`)).toBeVisible();
-  await expect(legend.locator('li')).toHaveCount(7);
+  // The canonical scenario's balancer is a NAT one (issue 14): the legend says so.
+  await expect(legend.locator('[data-legend="reply-path"]')).toHaveText(
+    '↩ reply via the NAT balancer (like AWS NLB)',
+  );
+  await expect(legend.locator('li')).toHaveCount(8);
   const sizes = await legend
     .locator('li')
     .evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)));

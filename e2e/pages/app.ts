@@ -207,6 +207,14 @@ export class AppPage {
     await expect(this.radio('delivery', delivery)).toBeChecked();
   }
 
+  /** What carries the connection, so where the reply goes (`CloudLoadBalancer.spec.implementation`). */
+  async setImplementation(
+    implementation: 'NAT' | 'DirectServerReturn' | 'MetalLB-L2' | 'MetalLB-BGP',
+  ): Promise<void> {
+    await this.radio('implementation', implementation).check();
+    await expect(this.radio('implementation', implementation)).toBeChecked();
+  }
+
   /** `internet`, `node` or `pod` (the Client object's name), chosen in the client select. */
   async setClient(name: string): Promise<void> {
     await this.page.getByTestId('client-select').selectOption(name);

@@ -126,6 +126,7 @@ function cmdTrace(args: string[]): string {
       );
   }
   lines.push(`outcome: ${t.outcome.kind}: ${t.outcome.summary}`);
+  if (t.outcome.kind === 'delivered' && t.outcome.reply) lines.push(`reply: ${t.outcome.reply}`);
   return lines.join('\n');
 }
 

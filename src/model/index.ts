@@ -14,10 +14,12 @@ import { proxyMode } from './kube-proxy/modes';
 import { pickService, trace } from './trace/trace';
 import type { Candidate, Trace } from './trace/types';
 import { targetCandidates } from './cloud/targets';
+import { isMetalLB, metallbCandidates } from './cloud/implementation';
 import { NODEPORT_TO_LOADBALANCER } from './walkthrough/nodePortToLoadBalancer';
 import { markNodesDown } from './time/down';
 
-export type { ScenarioObject } from './k8s/objects';
+export type { ScenarioObject, LoadBalancerImplementation } from './k8s/objects';
+export { LOAD_BALANCER_IMPLEMENTATIONS } from './k8s/objects';
 export type * from './trace/types';
 export type { Cluster, ClusterNode, ClusterPod, ServiceModel } from './scenario/cluster';
 export type { SceneOptions, DialTarget, Choices } from './scenario/scene';
@@ -34,6 +36,13 @@ export { trace } from './trace/trace';
 export { storyStepIndex } from './walkthrough/types';
 export { probeNode } from './cloud/healthCheck';
 export { targetCandidates } from './cloud/targets';
+export {
+  implementationLine,
+  implementationName,
+  isMetalLB,
+  replyRoute,
+} from './cloud/implementation';
+export type { ReplyRoute } from './cloud/implementation';
 
 /** The walkthrough a newcomer starts with. */
 export const DEFAULT_WALKTHROUGH = NODEPORT_TO_LOADBALANCER;
@@ -103,8 +112,12 @@ export function runScene(objects: readonly ScenarioObject[], scene: SceneOptions
     rules,
   );
   const key = `${svc.namespace}/${svc.name}`;
-  const lbTargets = cluster.loadBalancers.some((l) => l.service === key)
-    ? targetCandidates(cluster, svc, scene.choices.rotation)
-    : [];
+  const lb = cluster.loadBalancers.find((l) => l.service === key);
+  // MetalLB has no targets to health-check: its "targets" are the nodes that hold the address.
+  const lbTargets = !lb
+    ? []
+    : isMetalLB(lb.implementation)
+      ? metallbCandidates(cluster, svc, lb, scene.choices.rotation)
+      : targetCandidates(cluster, svc, scene.choices.rotation);
   return { cluster, trace: t, rules, serviceKey: key, lbTargets };
 }

@@ -212,6 +212,26 @@ export const setDelivery = (delivery: SceneOptions['delivery']): Command => ({
   perform: (store) => changeScene(store, { delivery }),
 });
 
+/**
+ * What carries the connection, and so where the reply goes (`CloudLoadBalancer.spec.implementation`).
+ * Direct server return and MetalLB keep the load-balancer IP as the destination, so the
+ * delivery follows (the model would ignore a NodePort delivery anyway, and say so).
+ */
+export const setImplementation = (
+  implementation: NonNullable<SceneOptions['implementation']>,
+): Command => ({
+  id: `implementation-${implementation}`,
+  label: label(implementation),
+  enabled: always,
+  perform: (store) =>
+    changeScene(
+      store,
+      implementation === 'NAT'
+        ? { implementation }
+        : { implementation, delivery: 'LoadBalancerIP' },
+    ),
+});
+
 export const setPublished = (published: boolean): Command => ({
   id: `published-${published}`,
   label: label(published ? 'Publish status.loadBalancer' : 'Empty status.loadBalancer'),

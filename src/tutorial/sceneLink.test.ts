@@ -65,7 +65,7 @@ describe('parseSceneQuery', () => {
 
   it('names the key and the value of every bad one', () => {
     expect(messages('polcy=Local')).toEqual([
-      'polcy=Local: unknown key "polcy" (keys: story, scenario, policy, ipMode, delivery, published, failed, client, dial, mode, lbTarget, endpoint, seed, step, node)',
+      'polcy=Local: unknown key "polcy" (keys: story, scenario, policy, ipMode, delivery, balancer, published, failed, client, dial, mode, lbTarget, endpoint, seed, step, node)',
     ]);
     expect(messages('policy=cluster')).toEqual(['policy=cluster: must be Cluster or Local']);
     expect(messages('ipMode=vip')).toEqual(['ipMode=vip: must be VIP or Proxy']);

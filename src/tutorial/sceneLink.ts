@@ -4,8 +4,8 @@
  * content/AUTHORING.md ("Scene links"); this module reads it into a typed {@link SceneLink}.
  * Resolving it against a scenario is `resolveSceneLink` (./sceneResolve.ts).
  */
-import { DEFAULT_WALKTHROUGH } from '../model';
-import type { DialTarget } from '../model';
+import { DEFAULT_WALKTHROUGH, LOAD_BALANCER_IMPLEMENTATIONS } from '../model';
+import type { DialTarget, LoadBalancerImplementation } from '../model';
 
 /** A scene link, read but not yet checked against a scenario. Every key is optional. */
 export interface SceneLink {
@@ -19,6 +19,8 @@ export interface SceneLink {
   ipMode?: 'VIP' | 'Proxy';
   /** How the balancer delivers under VIP. */
   delivery?: 'NodePort' | 'LoadBalancerIP';
+  /** What carries the connection, and so where the reply goes (`spec.implementation`). */
+  balancer?: LoadBalancerImplementation;
   /** Whether `status.loadBalancer.ingress` is published. */
   published?: boolean;
   /** Nodes that are down, by name. */
@@ -48,6 +50,7 @@ export const SCENE_KEYS = [
   'policy',
   'ipMode',
   'delivery',
+  'balancer',
   'published',
   'failed',
   'client',
@@ -101,6 +104,7 @@ const READERS: { [K in keyof SceneLink]-?: (v: string) => { ok: SceneLink[K] } |
   policy: choice(['Cluster', 'Local'] as const),
   ipMode: choice(['VIP', 'Proxy'] as const),
   delivery: choice(['NodePort', 'LoadBalancerIP'] as const),
+  balancer: choice(LOAD_BALANCER_IMPLEMENTATIONS),
   published: (v) =>
     v === 'true' ? { ok: true } : v === 'false' ? { ok: false } : 'must be true or false',
   failed: (v) => {

@@ -87,6 +87,11 @@ export function resolveSceneLink(link: SceneLink, options: ResolveOptions = {}):
   if (link.policy) scene.externalTrafficPolicy = link.policy;
   if (link.ipMode) scene.ipMode = link.ipMode;
   if (link.delivery) scene.delivery = link.delivery;
+  if (link.balancer) {
+    scene.implementation = link.balancer;
+    // Direct server return and MetalLB keep the destination (setImplementation does the same).
+    if (link.balancer !== 'NAT') scene.delivery = 'LoadBalancerIP';
+  }
   if (link.published !== undefined) scene.published = link.published;
   if (link.failed) {
     const ok = link.failed.filter((n) => node('failed', n, link.failed?.join(',')));

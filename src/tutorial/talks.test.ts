@@ -416,7 +416,7 @@ describe('expandTalk', () => {
       ['policy=Local&lbTarget=node-1&step=11', { step: 11, index: 3, count: 3 }, null],
     ]);
     expect(r.talk.beats[1]!.caption).toBe(
-      'The load balancer answers the client. The balancer sends the reply from 203.0.113.7:80, the address the client dialled.',
+      'The load balancer answers the client. The balancer sends the reply from 203.0.113.7:80, the address the client dialled: a NAT balancer is on the path both ways, so the reply comes back through it.',
     );
     const fixed = expandTalk(base('', { from: 1, to: 2 }, 'Mine.'), narrationFor);
     expect(fixed.ok && fixed.talk.beats.map((b) => [b.show.query, b.caption])).toEqual([

@@ -64,6 +64,42 @@ export interface ServiceCIDR {
  */
 export type LoadBalancerDelivery = 'NodePort' | 'LoadBalancerIP';
 
+/**
+ * What carries the client's packets to a node, and so where the node's reply goes:
+ * - `NAT` (the default): a stateful balancer on the path both ways. It rewrites the destination
+ *   to the NodePort (`delivery: NodePort`, e.g. AWS NLB instance targets, a classic ELB) or
+ *   keeps the load-balancer IP (`delivery: LoadBalancerIP`), and the reply goes back through
+ *   it, which sends it to the client from the address the client dialled. A proxying balancer
+ *   (`ipMode: Proxy`) is on the path both ways too, whatever this field says: it ends the
+ *   client's connection and opens its own.
+ * - `DirectServerReturn`: a passthrough balancer such as Google Cloud's passthrough Network
+ *   Load Balancer. Its packets reach the node with destination, source and ports unchanged
+ *   ("Responses from the backend VMs go directly to the clients, not back through the load
+ *   balancer. The industry term for this is direct server return (DSR)": Google Cloud docs,
+ *   load-balancing/docs/passthrough-network-load-balancer). Delivery is `LoadBalancerIP`, so
+ *   kube-proxy's rule for the load-balancer IP (ipMode VIP) must catch it; the node's reply
+ *   leaves with the load-balancer IP as its source, straight to the client.
+ * - `MetalLB-L2`: no balancer at all. One node's MetalLB speaker answers ARP for the address
+ *   ("one node assumes the responsibility of advertising a service to the local network",
+ *   metallb.universe.tf/concepts/layer2; the node is chosen as in `speaker/layer2_controller.go`),
+ *   so the client's packets arrive at that node with the address as destination, and it
+ *   answers the client itself.
+ * - `MetalLB-BGP`: no balancer either. Every node that MetalLB announces from (all nodes when
+ *   any endpoint can serve under Cluster; under Local only nodes with a local endpoint that can
+ *   serve, `speaker/bgp_controller.go` ShouldAnnounce) advertises a route to the address; the
+ *   router picks one per connection (ECMP, metallb.universe.tf/concepts/bgp) and only routes.
+ */
+export type LoadBalancerImplementation =
+  'NAT' | 'DirectServerReturn' | 'MetalLB-L2' | 'MetalLB-BGP';
+
+/** Every {@link LoadBalancerImplementation}, in the order the app offers them. */
+export const LOAD_BALANCER_IMPLEMENTATIONS: readonly LoadBalancerImplementation[] = [
+  'NAT',
+  'DirectServerReturn',
+  'MetalLB-L2',
+  'MetalLB-BGP',
+];
+
 /** Our kind: the cloud load balancer in front of one Service. */
 export interface CloudLoadBalancer {
   apiVersion: typeof OUR_GROUP;
@@ -74,6 +110,12 @@ export interface CloudLoadBalancer {
     service: string;
     /** How it delivers to the node when `ipMode` is VIP; with `ipMode: Proxy` it always proxies to the NodePort. */
     delivery?: LoadBalancerDelivery;
+    /**
+     * What it is, and so where the reply goes (see {@link LoadBalancerImplementation});
+     * default `NAT`. `DirectServerReturn` and the MetalLB modes always keep the destination
+     * (`delivery: LoadBalancerIP`).
+     */
+    implementation?: LoadBalancerImplementation;
     /** The balancer's own address on the nodes' network: the source of connections it proxies (`ipMode: Proxy`). */
     backendAddress?: string;
     /** The address the cloud will publish in `status.loadBalancer.ingress[0].ip`. */

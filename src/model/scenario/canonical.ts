@@ -5,6 +5,11 @@
  * 10.244.3.9 on node-3, none on node-2; load-balancer ingress 203.0.113.7; an external client
  * in 198.51.100.0/24 (RFC 5737 documentation ranges for everything public).
  *
+ * The balancer is a NAT balancer (`implementation: NAT`, like an AWS Network Load Balancer
+ * with instance targets): it rewrites the destination to a node's NodePort, keeps the client's
+ * address, and the reply returns through it, which answers the client from 203.0.113.7:80.
+ * Direct server return (Google Cloud's passthrough balancer) and MetalLB are scene choices.
+ *
  * Written as `kubectl get … -o yaml` prints the objects (without the noise fields).
  */
 import type { ScenarioObject } from '../k8s/objects';
@@ -116,6 +121,8 @@ export function canonicalObjects(): ScenarioObject[] {
         service: 'default/web',
         address: '203.0.113.7',
         delivery: 'NodePort',
+        // A NAT balancer, like AWS NLB with instance targets: the reply returns through it.
+        implementation: 'NAT',
         backendAddress: '192.168.0.250',
       },
     },

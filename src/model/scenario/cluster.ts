@@ -7,7 +7,11 @@
  */
 import type { IPv4, Protocol } from '../net/ip';
 import { firstHost } from '../net/ip';
-import type { ClientLocation, LoadBalancerDelivery } from '../k8s/objects';
+import type {
+  ClientLocation,
+  LoadBalancerDelivery,
+  LoadBalancerImplementation,
+} from '../k8s/objects';
 import type { ServiceCIDRModel } from '../k8s/serviceCIDR';
 
 export type { ServiceCIDRModel };
@@ -132,6 +136,8 @@ export interface LoadBalancerModel {
   /** `namespace/name` of the Service it fronts. */
   service: string;
   delivery: LoadBalancerDelivery;
+  /** Default `NAT`; see `LoadBalancerImplementation` (`k8s/objects.ts`). */
+  implementation: LoadBalancerImplementation;
   backendAddress: IPv4;
   /** The address it publishes once provisioned. */
   address: IPv4;

@@ -22,6 +22,7 @@ import type {
   KubeProxyConfiguration,
   ScenarioObject,
 } from '../k8s/objects';
+import { LOAD_BALANCER_IMPLEMENTATIONS } from '../k8s/objects';
 import type {
   Cluster,
   ClusterNode,
@@ -218,12 +219,30 @@ function defaultBackendAddress(nodeIPs: readonly string[]): string {
   return `${prefix}.250`;
 }
 
-function resolveLoadBalancer(lb: CloudLoadBalancer, nodeIPs: readonly string[]): LoadBalancerModel {
+function resolveLoadBalancer(
+  lb: CloudLoadBalancer,
+  nodeIPs: readonly string[],
+  assumed: string[],
+): LoadBalancerModel {
   const hc = lb.spec.healthCheck ?? {};
+  const implementation = lb.spec.implementation ?? 'NAT';
+  if (!LOAD_BALANCER_IMPLEMENTATIONS.includes(implementation))
+    throw new ScenarioError(
+      `CloudLoadBalancer ${lb.metadata.name}: spec.implementation`,
+      `Unsupported value: "${String(implementation)}": supported values: ${LOAD_BALANCER_IMPLEMENTATIONS.map((v) => `"${v}"`).join(', ')}`,
+    );
+  // Direct server return and MetalLB never rewrite the destination: the packet reaches the
+  // node addressed to the load-balancer IP, whatever `delivery` says.
+  const keepsDestination = implementation !== 'NAT';
+  if (keepsDestination && lb.spec.delivery === 'NodePort')
+    assumed.push(
+      `CloudLoadBalancer ${lb.metadata.name}: spec.delivery NodePort ignored; ${implementation} keeps the load-balancer IP as the destination (LoadBalancerIP)`,
+    );
   return {
     name: lb.metadata.name,
     service: lb.spec.service,
-    delivery: lb.spec.delivery ?? 'NodePort',
+    delivery: keepsDestination ? 'LoadBalancerIP' : (lb.spec.delivery ?? 'NodePort'),
+    implementation,
     backendAddress: lb.spec.backendAddress ?? defaultBackendAddress(nodeIPs),
     address: lb.spec.address ?? '',
     // Defaults modelled on a common cloud's network load balancer health check.
@@ -307,7 +326,9 @@ export function resolveCluster(objects: readonly ScenarioObject[]): Cluster {
   if (cidrs.assumed) assumed.push(cidrs.assumed);
   const serviceCIDRs = cidrs.models;
   const nodeIPs = nodes.map((n) => n.internalIP);
-  const loadBalancers = of('CloudLoadBalancer').map((lb) => resolveLoadBalancer(lb, nodeIPs));
+  const loadBalancers = of('CloudLoadBalancer').map((lb) =>
+    resolveLoadBalancer(lb, nodeIPs, assumed),
+  );
   const clients = of('Client').map((c) => resolveClient(c, nodes, pods));
   return {
     nodes,

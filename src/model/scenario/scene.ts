@@ -5,7 +5,7 @@
  * never changes only the picture.
  */
 import type { ScenarioObject } from '../k8s/objects';
-import type { LoadBalancerDelivery } from '../k8s/objects';
+import type { LoadBalancerDelivery, LoadBalancerImplementation } from '../k8s/objects';
 
 /** What the client dials. */
 export type DialTarget =
@@ -40,6 +40,11 @@ export interface SceneOptions {
   ipMode: 'VIP' | 'Proxy';
   /** How the balancer delivers under `ipMode: VIP`. */
   delivery: LoadBalancerDelivery;
+  /**
+   * What carries the connection to a node, and so where the reply goes
+   * (`CloudLoadBalancer.spec.implementation`); unset keeps the scenario's own.
+   */
+  implementation?: LoadBalancerImplementation;
   /** Whether the cloud has published `status.loadBalancer.ingress` yet. */
   published: boolean;
   /** Nodes that are down (powered off / partitioned), by name. */
@@ -88,7 +93,8 @@ export const DEFAULT_HEALTH_CHECK_NODE_PORT = 32191;
  *   `healthCheckNodePort` when none is set, `Cluster` clears it (the API server does both).
  * - `ipMode` on every `status.loadBalancer.ingress[]` entry that has an `ip`; `published:
  *   false` empties `status.loadBalancer` (EXTERNAL-IP `<pending>`).
- * - `delivery` on every CloudLoadBalancer; `proxyMode` on the KubeProxyConfiguration.
+ * - `delivery` (and `implementation`, when set) on every CloudLoadBalancer; `proxyMode` on the
+ *   KubeProxyConfiguration.
  * - A failed node: its `Ready` condition becomes `Unknown` (the node lifecycle controller's
  *   "NodeStatusUnknown"), its Pods lose `Ready`, and their endpoints become
  *   `ready: false, serving: false` — what the control plane publishes once it notices.
@@ -174,7 +180,14 @@ export function applyScene(
         };
       }
       case 'CloudLoadBalancer':
-        return { ...o, spec: { ...o.spec, delivery: scene.delivery } };
+        return {
+          ...o,
+          spec: {
+            ...o.spec,
+            delivery: scene.delivery,
+            ...(scene.implementation ? { implementation: scene.implementation } : {}),
+          },
+        };
       case 'KubeProxyConfiguration':
         return scene.proxyMode ? { ...o, mode: scene.proxyMode } : o;
       default:

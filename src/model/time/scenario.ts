@@ -476,7 +476,13 @@ export function snapshot(
     published: state.published,
     failedNodes: [],
     ...(down.length > 0 ? { downNodes: down } : {}),
-    ...(metallb ? { delivery: 'LoadBalancerIP' as const, ipMode: 'VIP' as const } : {}),
+    ...(metallb
+      ? {
+          delivery: 'LoadBalancerIP' as const,
+          ipMode: 'VIP' as const,
+          implementation: 'MetalLB-L2' as const,
+        }
+      : {}),
     choices: { rotation: [...state.inRotation] },
   };
   return { objects: out, scene };

@@ -82,7 +82,10 @@ export function balancerStep(
     text = `forward to target ${node.name} ${after.dst}:${after.dport} (NodePort), client address kept`;
   } else {
     after = { ...pkt };
-    text = `forward to target ${node.name}, destination ${pkt.dst}:${pkt.dport} kept (ipMode VIP)`;
+    text =
+      lb.implementation === 'DirectServerReturn'
+        ? `pass through to target ${node.name}, packet unchanged (direct server return: replies bypass the balancer)`
+        : `forward to target ${node.name}, destination ${pkt.dst}:${pkt.dport} kept (ipMode VIP)`;
   }
   const step: StepDraft = {
     direction: 'request',
@@ -96,7 +99,7 @@ export function balancerStep(
     rule: { kind: 'cloud-lb', text },
     narration: {
       title: `The load balancer picks ${node.name}`,
-      body: `${proxy ? 'The balancer is a proxy (ipMode: Proxy): it ends the client’s connection and opens its own, from its address, to the NodePort.' : lb.delivery === 'NodePort' ? `The balancer targets NodePorts: it rewrites the destination to ${node.name}:${nodePort} and keeps the client's source address.` : `The balancer keeps the destination ${pkt.dst}:${pkt.dport} (what ipMode VIP declares) and routes the packet to ${node.name}.`} It chose among the nodes that pass its health check; it knows nothing of pods.`,
+      body: `${proxy ? 'The balancer is a proxy (ipMode: Proxy): it ends the client’s connection and opens its own, from its address, to the NodePort.' : lb.delivery === 'NodePort' ? `The balancer targets NodePorts: it rewrites the destination to ${node.name}:${nodePort} and keeps the client's source address.` : `The balancer keeps the destination ${pkt.dst}:${pkt.dport} (what ipMode VIP declares) and routes the packet to ${node.name}.${lb.implementation === 'DirectServerReturn' ? ' It is a passthrough balancer: it sees only the client’s packets, and the node will answer the client itself.' : ''}`} It chose among the nodes that pass its health check; it knows nothing of pods.`,
     },
   };
   return { step, after, node };

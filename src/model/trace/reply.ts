@@ -3,7 +3,8 @@
  * translated the connection (a node's conntrack entry, or the balancer) undoes it — no rule
  * is consulted for a reply, conntrack alone restores the addresses the other side expects.
  */
-import type { StepList } from './builder';
+import type { LoadBalancerImplementation } from '../k8s/objects';
+import type { StepDraft, StepList } from './builder';
 import { isNatEntry, repliedEntry } from './conntrack';
 import type { ConntrackEntry, Packet, Place } from './types';
 
@@ -15,8 +16,63 @@ export interface Hop {
   entry?: ConntrackEntry;
 }
 
-/** Whether the reply came back to the client as the connection it opened. */
-export type ReplyResult = { established: true } | { established: false; reason: string };
+/**
+ * Whether the reply came back to the client as the connection it opened; when it did,
+ * `answeredBy` is the place that sent it to the client (`lb`, or the node under direct server
+ * return and MetalLB, or the first node when no balancer was on the path).
+ */
+export type ReplyResult =
+  { established: true; answeredBy: Place } | { established: false; reason: string };
+
+/**
+ * The step in which a node sends the reply straight to the client: the balancer is not on the
+ * way back (direct server return), or there is none (MetalLB). `pkt` already carries the
+ * load-balancer IP as its source: conntrack restored the destination the packet arrived with.
+ */
+function directStep(
+  impl: LoadBalancerImplementation,
+  place: Place,
+  pkt: Packet,
+): Omit<StepDraft, 'direction' | 'at' | 'from' | 'to' | 'before' | 'after' | 'transform'> {
+  const node = place.slice('node:'.length);
+  const from = `${pkt.src}:${pkt.sport}`;
+  const to = `${pkt.dst}:${pkt.dport}`;
+  const body =
+    impl === 'DirectServerReturn'
+      ? `The reply leaves ${node} with source ${from}, the load balancer's address the packet arrived with, and goes straight to the client ${to}. A passthrough balancer handles only the client's packets: the node answers the client directly (direct server return), and the balancer never sees the reply.`
+      : impl === 'MetalLB-BGP'
+        ? `There is no balancer to come back through: ${node} sends the reply from ${from}, the address MetalLB announces, to the client ${to} by its default route. The router only routes it on.`
+        : `There is no balancer to come back through: ${node}, which answers ARP for ${pkt.src}, sends the reply from ${from} straight to the client ${to}.`;
+  return {
+    rule: {
+      kind: 'routing',
+      text: `default route: ${pkt.dst} is outside the cluster; source ${pkt.src} kept`,
+    },
+    narration: {
+      title: `${node} answers the client directly`,
+      body,
+    },
+  };
+}
+
+/**
+ * A short line for the outcome: where the reply went, and what kind of balancer the scene
+ * models (issue 14: the scene states it), e.g. "node-3 answers directly (direct server
+ * return)". `answeredBy` is {@link ReplyResult}'s.
+ */
+export function replySentence(
+  impl: LoadBalancerImplementation,
+  ipMode: 'VIP' | 'Proxy',
+  answeredBy: Place,
+): string {
+  const node = answeredBy.startsWith('node:') ? answeredBy.slice('node:'.length) : 'the node';
+  if (answeredBy === 'lb')
+    return ipMode === 'Proxy'
+      ? 'back through the proxy (ipMode Proxy)'
+      : 'back through the balancer (NAT, like AWS NLB)';
+  if (impl === 'DirectServerReturn') return `${node} answers directly (direct server return)`;
+  return `${node} answers directly: no balancer (${impl === 'MetalLB-BGP' ? 'MetalLB BGP' : 'MetalLB L2'})`;
+}
 
 /**
  * The SYN-ACK back: each hop's conntrack entry (or the balancer) undoes what it did.
@@ -24,6 +80,9 @@ export type ReplyResult = { established: true } | { established: false; reason: 
  *   `place` (its own address or its pod subnet). When a node that did not translate the
  *   connection would route the reply elsewhere, the reply skips the node that holds the NAT
  *   entry and reaches the client from the pod's own address: the client discards it.
+ * @param direct set when the reply does not return through the balancer (direct server return,
+ *   MetalLB): the balancer's hop is skipped, and the first node sends the reply to the client
+ *   itself, in a step of its own.
  */
 export function replyPath(
   steps: StepList,
@@ -32,7 +91,11 @@ export function replyPath(
   pod: { namespace: string; name: string; ip: string },
   clientLocation: string,
   routesTo: (dst: string, place: Place) => boolean,
+  direct?: LoadBalancerImplementation,
 ): ReplyResult {
+  // Under direct server return the balancer was on the request's path only.
+  if (direct) hops = hops.filter((h) => h.place !== 'lb');
+  let answeredBy: Place = hops.find((h) => h.place !== 'client')?.place ?? 'client';
   const podHop = hops[hops.length - 1] as Hop;
   const swap = (p: Packet): Packet => ({
     ...p,
@@ -109,11 +172,13 @@ export function replyPath(
       const replied = repliedEntry(hop.entry);
       const idx = conntrack.indexOf(hop.entry);
       if (idx >= 0) conntrack[idx] = replied;
+      // The node that answers the client itself keeps the packet for a step of its own.
+      const handOff = !!direct && to === 'client';
       steps.add({
         direction: 'reply',
         at: hop.place,
         from: hop.place,
-        to,
+        to: handOff ? hop.place : to,
         before: pkt,
         after,
         transform: nat ? 'reverse-NAT' : 'none',
@@ -129,7 +194,21 @@ export function replyPath(
               body: `This node did not translate the connection; it passes the reply on towards ${after.dst}.`,
             },
       });
+      if (handOff && direct) {
+        answeredBy = hop.place;
+        steps.add({
+          direction: 'reply',
+          at: hop.place,
+          from: hop.place,
+          to: 'client',
+          before: after,
+          after,
+          transform: 'none',
+          ...directStep(direct, hop.place, after),
+        });
+      }
     } else {
+      answeredBy = 'lb';
       // The balancer.
       const proxied = hop.left.src !== hop.arrived.src;
       const changed = after.src !== pkt.src || after.dst !== pkt.dst || after.sport !== pkt.sport;
@@ -154,7 +233,7 @@ export function replyPath(
             }
           : {
               title: 'The load balancer answers the client',
-              body: `The balancer sends the reply from ${after.src}:${after.sport}, the address the client dialled.`,
+              body: `The balancer sends the reply from ${after.src}:${after.sport}, the address the client dialled: a NAT balancer is on the path both ways, so the reply comes back through it.`,
             },
       });
     }
@@ -174,5 +253,5 @@ export function replyPath(
       body: `The reply comes from ${pkt.src}:${pkt.sport}, exactly the address the ${clientLocation === 'Internet' ? 'client' : 'caller'} dialled, so its TCP stack accepts it and the connection is established.`,
     },
   });
-  return { established: true };
+  return { established: true, answeredBy };
 }

@@ -13,12 +13,14 @@ import type { Choices, DialTarget } from '../scenario/scene';
 import type { EndpointChooser, ModeRuleset, Origin } from '../kube-proxy/types';
 import { proxyMode } from '../kube-proxy/modes';
 import { balancerStep } from './balancerStep';
+import { isMetalLB, replyRoute } from '../cloud/implementation';
+import { metallbStep } from './metallbStep';
 import { createRng, pickWeighted, randomInt } from '../random';
 import type { Rng } from '../random';
 import { StepList } from './builder';
 import { newEntry } from './conntrack';
 import type { Hop } from './reply';
-import { replyPath } from './reply';
+import { replyPath, replySentence } from './reply';
 import { nodeSteps } from './nodeSteps';
 import type { ConntrackEntry, Outcome, Packet, Place, Trace } from './types';
 
@@ -236,8 +238,21 @@ export function trace(
 
   let crossed = false;
   let snatted = false;
+  let viaMetalLB = false;
   for (let i = 0; i < MAX_HOPS && next; i++) {
     const here: { place: Place; origin: Origin } = next;
+    if (here.place === 'lb' && lb && isMetalLB(lb.implementation)) {
+      // No balancer: the packet goes to the node that owns the address. The step that sent
+      // it towards the address (the client's dial) ends at that node, not at a balancer.
+      const m = metallbStep({ cluster, svc, lb, pkt, options, rngLB, rngPort });
+      const sent = steps.last;
+      if (sent?.to === 'lb') sent.to = 'outcome' in m ? sent.from : `node:${m.node.name}`;
+      if ('outcome' in m) return done(m.outcome);
+      steps.add(m.step);
+      viaMetalLB = true;
+      next = { place: `node:${m.node.name}`, origin: 'network' };
+      continue;
+    }
     if (here.place === 'lb') {
       const lbResult = balancerStep({ cluster, svc, lb, pkt, options, rngLB, rngPort });
       if ('outcome' in lbResult) return done(lbResult.outcome);
@@ -351,12 +366,27 @@ export function trace(
           snat: snatted,
           summary: `Delivered to ${destPod.name} (${destPod.ip}) on ${node.name}; it sees the connection coming from ${pkt.src}${pkt.src === client.address ? ', the client itself' : ''}.`,
         };
-        const reply = replyPath(steps, hops, conntrack, destPod, client.location, (dst, place) => {
-          const n = findNode(cluster, place.slice('node:'.length));
-          return (
-            !!n && (n.addresses.includes(dst) || (n.podCIDR !== '' && cidrContains(n.podCIDR, dst)))
-          );
-        });
+        // Where the reply goes: only a connection that came through the balancer (or MetalLB's
+        // node) has a say; a client on a node, or one dialling a node, is answered as it dialled.
+        const route =
+          lb && ingress && (viaMetalLB || hops.some((h) => h.place === 'lb'))
+            ? replyRoute(lb.implementation, ingress.ipMode)
+            : undefined;
+        const reply = replyPath(
+          steps,
+          hops,
+          conntrack,
+          destPod,
+          client.location,
+          (dst, place) => {
+            const n = findNode(cluster, place.slice('node:'.length));
+            return (
+              !!n &&
+              (n.addresses.includes(dst) || (n.podCIDR !== '' && cidrContains(n.podCIDR, dst)))
+            );
+          },
+          route === 'direct' && lb ? lb.implementation : undefined,
+        );
         if (!reply.established)
           return done({
             kind: 'timed-out',
@@ -364,6 +394,8 @@ export function trace(
             reason: reply.reason,
             summary: `The SYN reached ${destPod.name}, but the reply took another way back: the connection never opens.`,
           });
+        if (route && lb && ingress)
+          outcome.reply = replySentence(lb.implementation, ingress.ipMode, reply.answeredBy);
         return done(outcome);
       }
       const target = findNode(cluster, destPod.nodeName);
@@ -402,6 +434,13 @@ export function trace(
       continue;
     }
     if (ingress && pkt.dst === ingress.ip) {
+      if (lb && isMetalLB(lb.implementation))
+        return done({
+          kind: 'timed-out',
+          at: here.place,
+          reason: `with ipMode Proxy kube-proxy writes no rule for ${pkt.dst}, and under MetalLB there is no proxy to take it: the address is on no interface of ${node.name}, so it routes the packet back out, towards the node that announces it, and the packet circles until its TTL runs out`,
+          summary: `Nothing takes ${pkt.dst}: ipMode Proxy with MetalLB, the connection times out.`,
+        });
       // Not caught on the node (ipMode Proxy): the packet leaves for the balancer. Traffic
       // from pods to outside the cluster is masqueraded by the CNI plugin, not by kube-proxy.
       const before = arrived;

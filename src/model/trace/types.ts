@@ -65,6 +65,8 @@ export interface Decision {
   chosen: string;
   /** True when the choice was pinned rather than drawn from the seed. */
   pinned: boolean;
+  /** Who decides, when it is not the balancer or kube-proxy (MetalLB, a BGP router). */
+  by?: string;
 }
 
 /** One rule the packet matched, in the order it was matched. */
@@ -152,6 +154,12 @@ export type Outcome =
       crossedNodes: boolean;
       snat: boolean;
       summary: string;
+      /**
+       * Where the reply went, and what kind of balancer the scene models, in one sentence
+       * ("node-1 answers the client directly (direct server return): …"); set when the
+       * connection came through the balancer's address (`cloud/implementation.ts`).
+       */
+      reply?: string;
     }
   | { kind: 'dropped' | 'rejected'; at: Place; reason: string; rule?: string; summary: string }
   | { kind: 'timed-out'; at: Place; reason: string; summary: string }

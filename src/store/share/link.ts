@@ -9,6 +9,7 @@
  */
 import LZString from 'lz-string';
 import type { ScenarioObject } from '../../model/k8s/objects';
+import { LOAD_BALANCER_IMPLEMENTATIONS } from '../../model/k8s/objects';
 import type { SceneOptions } from '../../model/scenario/scene';
 import type { ControllerKind, HealthCheckSettings, TimelineEvent } from '../../model/time/types';
 // The story's template: as many steps as the bound walkthrough, without binding it at load.
@@ -250,6 +251,7 @@ function sceneOf(value: unknown): SceneOptions {
       'externalTrafficPolicy',
       'ipMode',
       'delivery',
+      'implementation',
       'published',
       'failedNodes',
       'client',
@@ -289,6 +291,12 @@ function sceneOf(value: unknown): SceneOptions {
       own(value, 'proxyMode'),
       ['iptables', 'nftables', 'ipvs'],
       'scene.proxyMode',
+    );
+  if (has(value, 'implementation'))
+    scene.implementation = oneOf(
+      own(value, 'implementation'),
+      LOAD_BALANCER_IMPLEMENTATIONS,
+      'scene.implementation',
     );
   if (has(value, 'service')) scene.service = name(own(value, 'service'), 'scene.service');
   if (has(value, 'port')) scene.port = name(own(value, 'port'), 'scene.port');

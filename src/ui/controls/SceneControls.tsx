@@ -1,12 +1,13 @@
 import {
   run,
   setDelivery,
+  setImplementation,
   setIpMode,
   setPolicy,
   setProxyMode,
   setPublished,
 } from '../../store/commands';
-import { selectCluster, selectScene, useAppStore, useAppStoreApi } from '../../store';
+import { selectCluster, selectResult, selectScene, useAppStore, useAppStoreApi } from '../../store';
 import type { SceneOptions } from '../../model/scenario/scene';
 import { TracedPicker } from '../import/TracedPicker';
 import { ClientControls } from './ClientControls';
@@ -17,6 +18,7 @@ type Policy = SceneOptions['externalTrafficPolicy'];
 type IpMode = SceneOptions['ipMode'];
 type Delivery = SceneOptions['delivery'];
 type Mode = NonNullable<SceneOptions['proxyMode']>;
+type Implementation = NonNullable<SceneOptions['implementation']>;
 
 /**
  * The toggles: each one changes the scenario's objects, and the model runs again. Compact
@@ -27,7 +29,14 @@ export function SceneControls() {
   const store = useAppStoreApi();
   const scene = useAppStore(selectScene);
   const cluster = useAppStore(selectCluster);
+  const serviceKey = useAppStore(selectResult)?.serviceKey;
   const proxy = scene.ipMode === 'Proxy';
+  // The resolved balancer's implementation: the scene's choice, else the scenario's own.
+  const implementation: Implementation =
+    scene.implementation ??
+    cluster?.loadBalancers.find((l) => l.service === serviceKey)?.implementation ??
+    'NAT';
+  const keepsDestination = implementation !== 'NAT';
   return (
     <div className="scene-controls">
       <TracedPicker />
@@ -63,12 +72,45 @@ export function SceneControls() {
           <code>status.loadBalancer</code> published
         </span>
       </label>
+      <RadioGroup<Implementation>
+        variant="segmented"
+        legend="Balancer (where the reply goes)"
+        name="implementation"
+        value={implementation}
+        options={[
+          {
+            value: 'NAT',
+            label: 'NAT',
+            title:
+              'A NAT balancer, like AWS NLB with instance targets: on the path both ways, the reply returns through it',
+          },
+          {
+            value: 'DirectServerReturn',
+            label: 'DSR',
+            title:
+              'Direct server return, like Google Cloud’s passthrough Network Load Balancer: the packet keeps the LB IP, and the node answers the client itself',
+          },
+          {
+            value: 'MetalLB-L2',
+            label: 'MetalLB L2',
+            title:
+              'No balancer: MetalLB layer 2, one node answers ARP for the address and answers the client',
+          },
+          {
+            value: 'MetalLB-BGP',
+            label: 'MetalLB BGP',
+            title:
+              'No balancer: MetalLB BGP, a router sends each connection to one of the announcing nodes, which answers the client',
+          },
+        ]}
+        onChange={(v) => run(store, setImplementation(v))}
+      />
       <RadioGroup<Delivery>
         variant="segmented"
         legend="Balancer delivers to"
         name="delivery"
-        value={scene.delivery}
-        disabled={proxy}
+        value={keepsDestination ? 'LoadBalancerIP' : scene.delivery}
+        disabled={proxy || keepsDestination}
         options={[
           {
             value: 'NodePort',
@@ -84,9 +126,11 @@ export function SceneControls() {
         ]}
         onChange={(v) => run(store, setDelivery(v))}
         note={
-          proxy
+          proxy && !keepsDestination
             ? 'Not used with ipMode Proxy: the balancer always proxies to the NodePort.'
-            : undefined
+            : keepsDestination
+              ? `Always the LoadBalancer IP with ${implementation === 'DirectServerReturn' ? 'direct server return' : 'MetalLB'}: nothing rewrites the destination.`
+              : undefined
         }
       />
       <RadioGroup<Mode>

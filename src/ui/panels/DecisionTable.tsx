@@ -10,7 +10,8 @@ export function DecisionTable({ decision }: { decision: Decision }) {
   const kind = decision.kind === 'lb-target' ? 'lbTarget' : 'endpoint';
   const pinned = scene.choices[kind];
   const what =
-    decision.kind === 'lb-target' ? 'The balancer picks a node' : 'kube-proxy picks an endpoint';
+    decision.by ??
+    (decision.kind === 'lb-target' ? 'The balancer picks a node' : 'kube-proxy picks an endpoint');
   return (
     <div
       className="decision"

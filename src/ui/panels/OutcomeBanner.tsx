@@ -29,6 +29,12 @@ function Facts({ outcome: o }: { outcome: Outcome }) {
             <dt>Crossed nodes</dt>
             <dd>{yesNo(o.crossedNodes)}</dd>
           </div>
+          {o.reply && (
+            <div data-fact="reply">
+              <dt>The reply</dt>
+              <dd>{o.reply}</dd>
+            </div>
+          )}
         </dl>
       );
     case 'dropped':

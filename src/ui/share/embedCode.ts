@@ -84,7 +84,11 @@ export function describeScene(scene: SceneOptions, imported: boolean): string {
   if (scene.service) parts.push(`Service ${scene.service}`);
   parts.push(`externalTrafficPolicy ${scene.externalTrafficPolicy}`);
   if (scene.ipMode !== 'VIP') parts.push(`ipMode ${scene.ipMode}`);
-  else if (scene.delivery === 'LoadBalancerIP') parts.push('balancer keeps the VIP destination');
+  else if (scene.delivery === 'LoadBalancerIP' && (scene.implementation ?? 'NAT') === 'NAT')
+    parts.push('balancer keeps the VIP destination');
+  if (scene.implementation === 'DirectServerReturn') parts.push('direct server return');
+  else if (scene.implementation === 'MetalLB-L2') parts.push('MetalLB layer 2');
+  else if (scene.implementation === 'MetalLB-BGP') parts.push('MetalLB BGP');
   if (!scene.published) parts.push('EXTERNAL-IP <pending>');
   if (scene.proxyMode) parts.push(`kube-proxy ${scene.proxyMode}`);
   const failed = scene.failedNodes;

@@ -16,6 +16,8 @@ interface EdgesProps {
   health: Record<string, Candidate>;
   /** Some folded node fails its health check. */
   foldFailing: boolean;
+  /** A balancer is drawn (false under MetalLB: no health checks, no idle wire to it). */
+  balancer?: boolean;
   ids: StageIds;
 }
 
@@ -32,10 +34,11 @@ export function Edges({
   stepIndex,
   health,
   foldFailing,
+  balancer = true,
   ids,
 }: EdgesProps) {
   const hops = hopsUpTo(trace, stepIndex);
-  const hasLb = Object.keys(health).length > 0;
+  const hasLb = balancer && Object.keys(health).length > 0;
   const checks = [
     ...l.nodes.map((n) => ({ id: n.name, failing: health[n.name]?.eligible === false })),
     ...(l.fold ? [{ id: 'fold', failing: foldFailing }] : []),
@@ -47,7 +50,7 @@ export function Edges({
       {l.nodes.map((n) => (
         <path key={`net-${n.name}`} className="edge idle" d={path(busLink(l, n))} />
       ))}
-      {l.client && <path className="edge idle" d={path(route(l, 'client', 'lb'))} />}
+      {l.client && balancer && <path className="edge idle" d={path(route(l, 'client', 'lb'))} />}
       {hasLb &&
         checks.map((c) => (
           <path

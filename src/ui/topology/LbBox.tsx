@@ -1,4 +1,6 @@
 import type { Candidate } from '../../model/trace/types';
+import type { LoadBalancerImplementation } from '../../model/k8s/objects';
+import { implementationName, isMetalLB } from '../../model/cloud/implementation';
 import type { ServiceModel } from '../../model/scenario/cluster';
 import type { SceneOptions } from '../../model/scenario/scene';
 import type { TopologyLayout } from './layout';
@@ -12,6 +14,8 @@ interface LbBoxProps {
   scene: SceneOptions;
   health: Record<string, Candidate>;
   nodePort: number;
+  /** What the balancer is (NAT, direct server return, MetalLB): its title and marks say so. */
+  implementation: LoadBalancerImplementation;
   /** Counts of the folded nodes for the summary row. */
   fold: { count: number; eligible: number; failing: number } | undefined;
   focusStatus: boolean;
@@ -23,8 +27,15 @@ interface LbBoxProps {
  * state is shown — a node not yet probed, or not yet past the healthy threshold, is out of
  * rotation without failing anything; otherwise the health check's result now.
  */
-function healthMark(c: Candidate | undefined, rotation: boolean): string {
+function healthMark(
+  c: Candidate | undefined,
+  rotation: boolean,
+  impl: LoadBalancerImplementation = 'NAT',
+): string {
   if (!c) return '—';
+  // MetalLB checks nothing: a node holds the address (answers ARP / is a BGP next hop) or not.
+  if (impl === 'MetalLB-L2') return c.eligible ? '● answers ARP' : '○';
+  if (impl === 'MetalLB-BGP') return c.eligible ? '● next hop' : '○';
   if (rotation) return c.eligible ? '● in rotation' : '○ out of rotation';
   return c.eligible ? '✓ passing' : '✗ failing';
 }
@@ -39,9 +50,10 @@ export function targetLine(
   c: Candidate | undefined,
   rotation: boolean,
   w: number,
+  impl: LoadBalancerImplementation = 'NAT',
 ): string {
   const fits = (s: string) => textWidth(s, 12) <= w;
-  let mark = healthMark(c, rotation);
+  let mark = healthMark(c, rotation, impl);
   if (rotation && c && !fits(`${name.slice(0, 8)}… ${mark}`)) mark = c.eligible ? '● in' : '○ out';
   for (let keep = name.length; keep >= 4; keep--) {
     const line = `${shortName(name, keep)} ${mark}`;
@@ -60,7 +72,9 @@ function deliveryText(
   delivery: SceneOptions['delivery'],
   nodePort: number,
   address: string,
+  impl: LoadBalancerImplementation,
 ): string {
+  if (isMetalLB(impl)) return 'no balancer on the path';
   if (ipMode === 'Proxy') return `proxies to NodePort :${nodePort}`;
   return delivery === 'NodePort' ? `delivers to NodePort :${nodePort}` : `delivers to ${address}`;
 }
@@ -70,20 +84,52 @@ function deliveryText(
  * each drawn node, plus one row for the folded ones. While status.loadBalancer is empty the
  * balancer is still being provisioned: no address, no ipMode, nothing health-checked yet.
  */
-export function LbBox({ layout: l, service, scene, health, nodePort, fold, ...focus }: LbBoxProps) {
+export function LbBox({
+  layout: l,
+  service,
+  scene,
+  health,
+  nodePort,
+  implementation: impl,
+  fold,
+  ...focus
+}: LbBoxProps) {
   const ingress = service?.ingress[0];
+  const metallb = isMetalLB(impl);
   const port = service?.ports[0]?.port ?? 80;
   const address = ingress ? `${ingress.ip}:${port}` : '';
   const [title, addr, mode, delivery, heading] = l.lb.header;
   const rotation = scene.choices.rotation !== undefined;
   return (
     <g
-      className={`lb${focus.focusDecision ? ' focus' : ''}`}
+      className={`lb${focus.focusDecision ? ' focus' : ''}${metallb ? ' no-balancer' : ''}`}
       data-place="lb"
       data-lb-state={ingress ? 'published' : 'pending'}
+      data-implementation={impl}
     >
       <Rect className="box lb-frame" box={l.lb.box} rx={8} />
-      {title && <SlotText className="title" at={title} text="Load balancer" />}
+      {title && (
+        <SlotText
+          className="title"
+          at={title}
+          text={
+            impl === 'MetalLB-L2'
+              ? 'MetalLB layer 2'
+              : impl === 'MetalLB-BGP'
+                ? 'MetalLB BGP'
+                : `Load balancer · ${implementationName(impl)}`
+          }
+          tip={
+            impl === 'NAT'
+              ? 'A NAT balancer (like AWS NLB with instance targets): the reply returns through it'
+              : impl === 'DirectServerReturn'
+                ? 'Direct server return (like Google Cloud’s passthrough Network Load Balancer): the node answers the client itself'
+                : impl === 'MetalLB-L2'
+                  ? 'MetalLB layer 2: no balancer; one node answers ARP for the address and answers the client'
+                  : 'MetalLB BGP: no balancer; a router routes each connection to an announcing node, which answers the client'
+          }
+        />
+      )}
       <g className={focus.focusStatus ? 'focus-ring' : undefined}>
         {addr && (
           <SlotText
@@ -99,25 +145,46 @@ export function LbBox({ layout: l, service, scene, health, nodePort, fold, ...fo
           {delivery && (
             <SlotText
               at={delivery}
-              text={deliveryText(ingress.ipMode, scene.delivery, nodePort, address)}
+              text={deliveryText(ingress.ipMode, scene.delivery, nodePort, address, impl)}
               data-lb-line="delivery"
             />
           )}
-          {heading && <SlotText className="muted" at={heading} text="health checks" />}
+          {heading && (
+            <SlotText
+              className="muted"
+              at={heading}
+              text={
+                impl === 'MetalLB-L2'
+                  ? 'who answers ARP'
+                  : impl === 'MetalLB-BGP'
+                    ? 'BGP next hops'
+                    : 'health checks'
+              }
+            />
+          )}
           {l.lb.rows.map((r) => {
             const c = health[r.name];
             return (
               <SlotText
                 key={r.name}
-                className={c && !c.eligible ? 'unhealthy' : undefined}
+                className={c && !c.eligible ? (metallb ? 'muted' : 'unhealthy') : undefined}
                 at={r.text}
-                text={targetLine(r.name, c, rotation, r.text.w)}
+                text={targetLine(r.name, c, rotation && !metallb, r.text.w, impl)}
                 tip={`${r.name}: ${c ? c.status : 'no health check result in this trace'}`}
                 data-lb-line="target"
               />
             );
           })}
-          {l.lb.foldRow && fold && (
+          {l.lb.foldRow && fold && metallb && (
+            <SlotText
+              className="muted"
+              at={l.lb.foldRow.text}
+              text={`+${fold.count} more: ${fold.eligible} ●`}
+              tip={`${fold.count} more nodes: ${fold.eligible} ${impl === 'MetalLB-L2' ? 'answer ARP for the address' : 'are BGP next hops'}`}
+              data-lb-line="folded"
+            />
+          )}
+          {l.lb.foldRow && fold && !metallb && (
             <SlotText
               className={fold.failing ? 'unhealthy' : 'muted'}
               at={l.lb.foldRow.text}

@@ -49,8 +49,11 @@ const ENTRIES: { kind: string; label: string; title: string }[] = [
   { kind: 'failed', label: '✗ down', title: 'A failed node: hatched, red dashed frame' },
 ];
 
-/** The stage's legend: what each line style, badge and node mark means. */
-export function Legend({ ids }: { ids: StageIds }) {
+/**
+ * The stage's legend: what each line style, badge and node mark means, and (`reply`) one line
+ * on what balancer the scene models and where the reply goes.
+ */
+export function Legend({ ids, reply }: { ids: StageIds; reply?: string | undefined }) {
   return (
     <ul className="stage-legend" aria-label="Legend" data-testid="legend">
       {ENTRIES.map((e) => (
@@ -59,6 +62,11 @@ export function Legend({ ids }: { ids: StageIds }) {
           {e.label}
         </li>
       ))}
+      {reply && (
+        <li data-legend="reply-path" title="Where the reply goes, for this balancer">
+          ↩ {reply}
+        </li>
+      )}
     </ul>
   );
 }

@@ -13,6 +13,8 @@ import {
   useAppStoreApi,
 } from '../../store';
 import { lbTargetHealth } from '../traceView';
+import { implementationLine, isMetalLB } from '../../model/cloud/implementation';
+import type { SceneResult } from '../../model';
 import { ClientShape } from './ClientShape';
 import { Defs } from './Defs';
 import type { StageIds } from './Defs';
@@ -87,6 +89,18 @@ export function Topology({ overlay, rotationBadges = true, scale = 1 }: Topology
     [uid],
   );
   const cluster = result?.cluster;
+  const lbModel = cluster?.loadBalancers.find((b) => b.service === result?.serviceKey);
+  const lbIngress = cluster?.services.find(
+    (sv) => `${sv.namespace}/${sv.name}` === result?.serviceKey,
+  )?.ingress[0];
+  // One legend line: what balancer the scene models and where the reply goes.
+  const replyLegend = lbModel
+    ? implementationLine(
+        lbModel.implementation,
+        lbIngress?.ipMode ?? scene.ipMode,
+        announcer(result),
+      )
+    : undefined;
   const path = useMemo(
     () => (cluster ? pathOf(trace, cluster, scene.client) : { nodes: [], pods: [] }),
     [trace, cluster, scene.client],
@@ -142,7 +156,7 @@ export function Topology({ overlay, rotationBadges = true, scale = 1 }: Topology
         {!vertical && controls}
       </div>
       {vertical && controls}
-      <Legend ids={ids} />
+      <Legend ids={ids} reply={replyLegend} />
     </div>
   );
   // Before the model's first answer there is nothing to draw yet (the stage says "Computing…"
@@ -164,7 +178,10 @@ export function Topology({ overlay, rotationBadges = true, scale = 1 }: Topology
   const downNodes = scene.downNodes ?? [];
   const counts = l.fold && foldCounts(l.fold.names, health, scene.failedNodes, downNodes);
   const rotation = scene.choices.rotation !== undefined;
-  const hasLb = result.lbTargets.length > 0;
+  const implementation =
+    cluster.loadBalancers.find((b) => b.service === result.serviceKey)?.implementation ?? 'NAT';
+  // MetalLB health-checks nothing: its rows say which node holds the address.
+  const hasLb = result.lbTargets.length > 0 && !isMetalLB(implementation);
   const toggle = (name: string) => run(store, toggleNodeFailure(name));
   const activeFold =
     !!l.fold &&
@@ -206,6 +223,7 @@ export function Topology({ overlay, rotationBadges = true, scale = 1 }: Topology
             stepIndex={stepIndex}
             health={health}
             foldFailing={(counts?.failing ?? 0) > 0}
+            balancer={!isMetalLB(implementation)}
             ids={ids}
           />
           <ClientShape layout={l} client={client} active={step?.to === 'client'} />
@@ -215,6 +233,7 @@ export function Topology({ overlay, rotationBadges = true, scale = 1 }: Topology
             scene={scene}
             health={health}
             nodePort={nodePort}
+            implementation={implementation}
             fold={counts}
             focusStatus={focus.includes('lb-status')}
             focusDecision={focus.includes('lb-decision')}
@@ -232,7 +251,8 @@ export function Topology({ overlay, rotationBadges = true, scale = 1 }: Topology
                 nodePort={nodePort}
                 client={client}
                 activePlace={step?.to}
-                target={health[n.name]}
+                // MetalLB has no rotation: the balancer's box says which node holds the address.
+                target={isMetalLB(implementation) ? undefined : health[n.name]}
                 rotation={rotation}
                 rotationBadge={rotationBadges}
                 nat={nat[n.name] ?? { dnat: false, snat: false }}
@@ -278,6 +298,11 @@ export function Topology({ overlay, rotationBadges = true, scale = 1 }: Topology
       </svg>
     </>,
   );
+}
+
+/** The node that answers ARP for the address (MetalLB layer 2), when one does. */
+function announcer(result: SceneResult | undefined): string | undefined {
+  return result?.lbTargets.find((c) => c.eligible && c.probability === 1)?.id;
 }
 
 function ClusterLabel({

@@ -273,3 +273,44 @@ describe('the packet card', () => {
     expect(card.w).toBeLessThanOrEqual(228);
   });
 });
+
+describe('the reply wire under direct server return and MetalLB (issue 14)', () => {
+  /** Whether any point of the polyline lies inside `b` (its border included), sampled every 0.5 px. */
+  const touches = (pts: { x: number; y: number }[], b: Box) =>
+    pts.slice(1).some((p, i) => {
+      const q = pts[i]!;
+      const n = Math.max(1, Math.ceil(Math.hypot(p.x - q.x, p.y - q.y) / 0.5));
+      for (let k = 0; k <= n; k++) {
+        const x = q.x + ((p.x - q.x) * k) / n;
+        const y = q.y + ((p.y - q.y) * k) / n;
+        if (x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h) return true;
+      }
+      return false;
+    });
+
+  for (const implementation of ['DirectServerReturn', 'MetalLB-L2', 'MetalLB-BGP'] as const)
+    for (const width of [420, 960, 1300]) {
+      it(`${implementation}, ${width} px: node ↔ client never touches the balancer's box`, () => {
+        // Google Cloud's passthrough balancer: "Responses … go directly to the clients, not back
+        // through the load balancer"; MetalLB puts no balancer on the path at all.
+        const r = runScene(canonicalObjects(), {
+          ...DEFAULT_SCENE,
+          implementation,
+          delivery: 'LoadBalancerIP',
+        });
+        const l = layout({ cluster: r.cluster, width, height: 620, clientName: 'internet' });
+        const hops = r.trace.steps.filter(
+          (s) =>
+            (s.from === 'client' && s.to.startsWith('node:')) ||
+            (s.from.startsWith('node:') && s.to === 'client'),
+        );
+        expect(hops.some((s) => s.direction === 'reply')).toBe(true);
+        for (const s of hops) {
+          const pts = route(l, s.from, s.to, r.cluster);
+          expect(pts[0], `${s.from}>${s.to} starts`).toEqual(l.anchors[s.from]);
+          expect(pts[pts.length - 1], `${s.from}>${s.to} ends`).toEqual(l.anchors[s.to]);
+          expect(touches(pts, l.lb.box), `${l.orientation} ${s.from}>${s.to}`).toBe(false);
+        }
+      });
+    }
+});

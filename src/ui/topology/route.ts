@@ -82,6 +82,36 @@ function inbound(l: TopologyLayout, w: Extract<Where, { kind: 'node' }>, end: Po
   ];
 }
 
+/**
+ * From the internet client straight to a node (to `end`, a place inside it), never through the
+ * balancer's box: a reply under direct server return or MetalLB, and a dial of a node's own
+ * address. It joins the node's lane at its turn (horizontal) and reaches the client in the
+ * room no text uses — above both boxes when they sit side by side, in the gap between the
+ * client and the balancer when the client sits above it; on a vertical stage down the margin
+ * left of the balancer.
+ */
+function bypass(l: TopologyLayout, w: Extract<Where, { kind: 'node' }>, end: Point): Point[] {
+  const { gutter, lane, turn } = lineOf(l, w);
+  const c = l.client?.box;
+  const a = l.anchors['client'];
+  const lb = l.lb.box;
+  if (!c || !a) return inbound(l, w, end);
+  const tail = [{ x: gutter, y: lane }, { x: gutter, y: end.y }, end];
+  const gapY = (c.y + c.h + lb.y) / 2;
+  if (l.orientation === 'vertical') {
+    // Down the margin left of the balancer, into the cluster at the node's lane.
+    const side = lb.x / 2;
+    return [a, { x: a.x, y: gapY }, { x: side, y: gapY }, { x: side, y: lane }, ...tail];
+  }
+  if (c.y + c.h < lb.y)
+    // The client above the balancer: along the gap between them.
+    return [a, { x: a.x, y: gapY }, { x: turn, y: gapY }, { x: turn, y: lane }, ...tail];
+  // Side by side: out of the client's side, over the top of the balancer.
+  const y = Math.min(c.y, lb.y) - 8;
+  const out = a.x + (lb.x - a.x) / 2;
+  return [a, { x: out, y: a.y }, { x: out, y }, { x: turn, y }, { x: turn, y: lane }, ...tail];
+}
+
 /** From a place inside a node down its gutter to the cluster network. */
 function toBus(l: TopologyLayout, w: Extract<Where, { kind: 'node' }>, a: Point): Point[] {
   const { gutter, box } = lineOf(l, w);
@@ -118,9 +148,12 @@ export function route(l: TopologyLayout, from: Place, to: Place, cluster?: Clust
   const wb = whereIs(l, to, cluster);
   if (wa.kind === 'client' && wb.kind === 'lb') return clientToLb(l, a, b);
   if (wa.kind === 'lb' && wb.kind === 'client') return clientToLb(l, b, a).reverse();
-  if ((wa.kind === 'lb' || wa.kind === 'client') && wb.kind === 'node') return inbound(l, wb, b);
-  if (wa.kind === 'node' && (wb.kind === 'lb' || wb.kind === 'client'))
-    return inbound(l, wa, a).reverse();
+  // The client and a node with no balancer between them (direct server return, MetalLB, a
+  // node's own address dialled): the wire goes round the balancer's box.
+  if (wa.kind === 'client' && wb.kind === 'node') return bypass(l, wb, b);
+  if (wa.kind === 'node' && wb.kind === 'client') return bypass(l, wa, a).reverse();
+  if (wa.kind === 'lb' && wb.kind === 'node') return inbound(l, wb, b);
+  if (wa.kind === 'node' && wb.kind === 'lb') return inbound(l, wa, a).reverse();
   if (wa.kind === 'node' && wb.kind === 'node') {
     if (wa.name === wb.name) {
       const g = lineOf(l, wa).gutter;
