@@ -30,7 +30,7 @@ import type {
   ServiceModel,
   ServicePortModel,
 } from './cluster';
-import { servicePortKey } from './cluster';
+import { ingressHostname, servicePortKey } from './cluster';
 import { firstHost, isIPv4 } from '../net/ip';
 import type { Protocol } from '../net/ip';
 
@@ -126,6 +126,13 @@ function resolveService(svc: Service): ServiceModel {
       type === 'LoadBalancer' ? (spec.loadBalancerSourceRanges ?? []).map((r) => r.trim()) : [],
     externalIPs: [...(spec.externalIPs ?? [])],
     ingress: type === 'LoadBalancer' ? ingress : [],
+    statusIngress:
+      type === 'LoadBalancer'
+        ? (svc.status?.loadBalancer?.ingress ?? []).map((i) => ({
+            ip: i.ip ?? '',
+            hostname: i.hostname ?? '',
+          }))
+        : [],
   };
 }
 
@@ -252,6 +259,32 @@ function resolveClient(c: Client, nodes: ClusterNode[], pods: ClusterPod[]): Cli
 }
 
 /**
+ * A balancer whose Service published only a hostname delivers to the NodePort, whatever its
+ * `delivery` says. kube-proxy makes load-balancer VIPs of ingress IPs only
+ * (`pkg/proxy/serviceport.go`: `if ing.IP == "" { continue }`), so no node has a rule for a
+ * packet that keeps the balancer's address as its destination (no `KUBE-EXT-` jump for it):
+ * `LoadBalancerIP` delivery could not work. The balancers that publish hostnames (AWS's
+ * Classic ELB and NLB with instance targets) target NodePorts, so that is what is modelled;
+ * the change is listed in `assumed`.
+ */
+function deliverHostnameBalancersToNodePorts(
+  services: readonly ServiceModel[],
+  loadBalancers: LoadBalancerModel[],
+  assumed: string[],
+): void {
+  for (const lb of loadBalancers) {
+    if (lb.delivery !== 'LoadBalancerIP') continue;
+    const svc = services.find((s) => `${s.namespace}/${s.name}` === lb.service);
+    const hostname = svc ? ingressHostname(svc) : undefined;
+    if (hostname === undefined) continue;
+    lb.delivery = 'NodePort';
+    assumed.push(
+      `balancer ${lb.name} delivers to the NodePort, not keeping the load-balancer IP: ${lb.service} published only the hostname ${hostname}, and kube-proxy writes rules for ingress IPs only, so no node would accept a packet still addressed to the balancer`,
+    );
+  }
+}
+
+/**
  * Resolves scenario objects into a {@link Cluster}.
  * @throws {ScenarioError} when an object lacks something the model cannot do without (a
  *   Node without an InternalIP, a Client naming a node or Pod that does not exist).
@@ -288,6 +321,7 @@ export function resolveCluster(objects: readonly ScenarioObject[]): Cluster {
   const kubeProxy = resolveKubeProxy(of('KubeProxyConfiguration')[0], assumed);
   const nodeIPs = nodes.map((n) => n.internalIP);
   const loadBalancers = of('CloudLoadBalancer').map((lb) => resolveLoadBalancer(lb, nodeIPs));
+  deliverHostnameBalancersToNodePorts(services, loadBalancers, assumed);
   const clients = of('Client').map((c) => resolveClient(c, nodes, pods));
   return { nodes, pods, services, endpoints, kubeProxy, loadBalancers, clients, assumed };
 }

@@ -1,5 +1,7 @@
 import type { Candidate } from '../../model/trace/types';
-import type { ServiceModel } from '../../model/scenario/cluster';
+import type { LoadBalancerModel, ServiceModel } from '../../model/scenario/cluster';
+import { ingressHostname } from '../../model/scenario/cluster';
+import { serviceExternalIP } from '../../model/k8s/kubectlColumns';
 import type { SceneOptions } from '../../model/scenario/scene';
 import type { TopologyLayout } from './layout';
 import { Rect, SlotText } from './SlotText';
@@ -9,6 +11,8 @@ import { shortName } from '../traceView';
 interface LbBoxProps {
   layout: TopologyLayout;
   service: ServiceModel | undefined;
+  /** The Service's balancer, for the address its DNS name resolves to (hostname-only ingress). */
+  balancer?: LoadBalancerModel | undefined;
   scene: SceneOptions;
   health: Record<string, Candidate>;
   nodePort: number;
@@ -70,36 +74,78 @@ function deliveryText(
  * each drawn node, plus one row for the folded ones. While status.loadBalancer is empty the
  * balancer is still being provisioned: no address, no ipMode, nothing health-checked yet.
  */
-export function LbBox({ layout: l, service, scene, health, nodePort, fold, ...focus }: LbBoxProps) {
+export function LbBox({
+  layout: l,
+  service,
+  balancer,
+  scene,
+  health,
+  nodePort,
+  fold,
+  ...focus
+}: LbBoxProps) {
   const ingress = service?.ingress[0];
+  // AWS's balancers publish a DNS name only: kube-proxy has no rule for it, and the balancer
+  // can only target NodePorts (see resolve.ts deliverHostnameBalancersToNodePorts).
+  const hostname = service && !ingress ? ingressHostname(service) : undefined;
+  const published = ingress !== undefined || hostname !== undefined;
   const port = service?.ports[0]?.port ?? 80;
-  const address = ingress ? `${ingress.ip}:${port}` : '';
+  const address = ingress
+    ? `${ingress.ip}:${port}`
+    : hostname !== undefined
+      ? `${hostname}:${port}`
+      : '';
+  const resolved = balancer?.address ? balancer.address : undefined;
   const [title, addr, mode, delivery, heading] = l.lb.header;
   const rotation = scene.choices.rotation !== undefined;
   return (
     <g
       className={`lb${focus.focusDecision ? ' focus' : ''}`}
       data-place="lb"
-      data-lb-state={ingress ? 'published' : 'pending'}
+      data-lb-state={published ? 'published' : 'pending'}
     >
       <Rect className="box lb-frame" box={l.lb.box} rx={8} />
       {title && <SlotText className="title" at={title} text="Load balancer" />}
       <g className={focus.focusStatus ? 'focus-ring' : undefined}>
         {addr && (
           <SlotText
-            className={ingress ? 'detail' : 'pending'}
+            className={published ? 'detail' : 'pending'}
             at={addr}
-            text={ingress ? address : 'EXTERNAL-IP <pending>'}
+            text={
+              published
+                ? address
+                : `EXTERNAL-IP ${service ? serviceExternalIP(service) : '<pending>'}`
+            }
+            {...(hostname !== undefined
+              ? {
+                  tip: `EXTERNAL-IP ${hostname}: a DNS name${resolved ? ` that resolves to ${resolved}` : ''}; the client dials port ${port} there`,
+                }
+              : {})}
+            data-lb-line="address"
           />
         )}
       </g>
-      {ingress ? (
+      {published ? (
         <>
-          {mode && <SlotText at={mode} text={`ipMode: ${ingress.ipMode}`} data-lb-line="ipmode" />}
+          {mode &&
+            (ingress ? (
+              <SlotText at={mode} text={`ipMode: ${ingress.ipMode}`} data-lb-line="ipmode" />
+            ) : (
+              <SlotText
+                at={mode}
+                text={resolved ? `DNS → ${resolved}` : 'DNS name, no IP'}
+                tip="The balancer published a DNS name and no IP, so there is no ipMode (the API allows it only with ip) and kube-proxy writes no rule for the balancer's address"
+                data-lb-line="dns"
+              />
+            ))}
           {delivery && (
             <SlotText
               at={delivery}
-              text={deliveryText(ingress.ipMode, scene.delivery, nodePort, address)}
+              text={
+                ingress
+                  ? deliveryText(ingress.ipMode, scene.delivery, nodePort, address)
+                  : `delivers to NodePort :${nodePort}`
+              }
               data-lb-line="delivery"
             />
           )}
