@@ -1239,7 +1239,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
       0,
       'event',
       'api-server',
-      `Service ${base.serviceKey} created: type ${base.type}, ClusterIP ${base.clusterIP}, ports ${portsText}${apiPolicy === 'Local' ? `, healthCheckNodePort ${hcnp}` : ''}. status.loadBalancer is empty: EXTERNAL-IP <pending>.`,
+      `Service ${base.serviceKey} created: type ${base.type}, ClusterIP ${base.clusterIP}, ports ${portsText}${apiPolicy === 'Local' ? `, healthCheckNodePort ${hcnp}` : ''}. status.loadBalancer is empty: EXTERNAL-IP ${externalIPColumn({ type: base.type, ...(base.externalIPs ? { externalIPs: base.externalIPs } : {}) })}.`,
     );
   }
   svcRow(0);

@@ -78,6 +78,8 @@ export function ClientControls() {
             if (d) run(store, setDial(d.dial));
           }}
           data-testid="dial-select"
+          // A long DNS name is cut by the select's width: the whole choice on hover.
+          title={dials.find((d) => d.value === dialKey(scene.dial))?.label}
         >
           {dials.map((d) => (
             <option key={d.value} value={d.value} disabled={d.disabled}>

@@ -8,6 +8,8 @@ import {
 } from '../../store/commands';
 import { selectCluster, selectScene, useAppStore, useAppStoreApi } from '../../store';
 import type { SceneOptions } from '../../model/scenario/scene';
+import type { Cluster } from '../../model/scenario/cluster';
+import { ingressHostname } from '../../model/scenario/cluster';
 import { TracedPicker } from '../import/TracedPicker';
 import { ClientControls } from './ClientControls';
 import { NodeFailure } from './NodeFailure';
@@ -18,6 +20,20 @@ type IpMode = SceneOptions['ipMode'];
 type Delivery = SceneOptions['delivery'];
 type Mode = NonNullable<SceneOptions['proxyMode']>;
 
+/** The hostname the traced Service's balancer published instead of an IP, if that is all it published. */
+function hostnameOfTraced(
+  cluster: Cluster | undefined,
+  key: string | undefined,
+): string | undefined {
+  if (!cluster) return undefined;
+  // pickService's choice, without its throw for a key that names no Service.
+  const svc =
+    (key ? cluster.services.find((s) => `${s.namespace}/${s.name}` === key) : undefined) ??
+    cluster.services.find((s) => s.type === 'LoadBalancer') ??
+    cluster.services[0];
+  return svc && ingressHostname(svc);
+}
+
 /**
  * The toggles: each one changes the scenario's objects, and the model runs again. Compact
  * (segmented two- and three-way toggles, one row each where the legend fits) so they sit beside
@@ -27,7 +43,10 @@ export function SceneControls() {
   const store = useAppStoreApi();
   const scene = useAppStore(selectScene);
   const cluster = useAppStore(selectCluster);
-  const proxy = scene.ipMode === 'Proxy';
+  // A balancer that published only a DNS name (AWS) has no ipMode (the API allows it only with
+  // ip) and can only target NodePorts: kube-proxy has no rule for its address.
+  const hostname = hostnameOfTraced(cluster, scene.service);
+  const proxy = hostname === undefined && scene.ipMode === 'Proxy';
   return (
     <div className="scene-controls">
       <TracedPicker />
@@ -47,11 +66,17 @@ export function SceneControls() {
         legend={<code>status.loadBalancer.ingress[].ipMode</code>}
         name="ipmode"
         value={scene.ipMode}
+        disabled={hostname !== undefined}
         options={[
           { value: 'VIP', label: 'VIP' },
           { value: 'Proxy', label: 'Proxy' },
         ]}
         onChange={(v) => run(store, setIpMode(v))}
+        note={
+          hostname !== undefined
+            ? 'No ipMode: the balancer published a hostname, and ipMode may be set only with ip.'
+            : undefined
+        }
       />
       <label className="scene-row checkbox">
         <input
@@ -67,8 +92,8 @@ export function SceneControls() {
         variant="segmented"
         legend="Balancer delivers to"
         name="delivery"
-        value={scene.delivery}
-        disabled={proxy}
+        value={hostname !== undefined ? 'NodePort' : scene.delivery}
+        disabled={proxy || hostname !== undefined}
         options={[
           {
             value: 'NodePort',
@@ -84,9 +109,11 @@ export function SceneControls() {
         ]}
         onChange={(v) => run(store, setDelivery(v))}
         note={
-          proxy
-            ? 'Not used with ipMode Proxy: the balancer always proxies to the NodePort.'
-            : undefined
+          hostname !== undefined
+            ? 'NodePort only: kube-proxy writes rules for ingress IPs, none for the address the hostname resolves to.'
+            : proxy
+              ? 'Not used with ipMode Proxy: the balancer always proxies to the NodePort.'
+              : undefined
         }
       />
       <RadioGroup<Mode>

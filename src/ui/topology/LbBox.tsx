@@ -6,6 +6,7 @@ import type { SceneOptions } from '../../model/scenario/scene';
 import type { TopologyLayout } from './layout';
 import { Rect, SlotText } from './SlotText';
 import { textWidth } from './text';
+import type { TextSlot } from './text';
 import { shortName } from '../traceView';
 
 interface LbBoxProps {
@@ -70,6 +71,22 @@ function deliveryText(
 }
 
 /**
+ * A DNS name shortened to `w` px of text like `slot`'s: its first four characters, `…`, and as
+ * much of its end as fits (`a4f3….elb.amazonaws.com`), so the provider's domain
+ * stays readable; the whole name when it fits.
+ */
+export function fitHostname(text: string, slot: TextSlot): string {
+  const fits = (t: string) => textWidth(t, slot.size, slot.bold, slot.mono) <= slot.w;
+  if (fits(text)) return text;
+  const head = text.slice(0, 4);
+  for (let tail = text.length - 5; tail >= 4; tail--) {
+    const t = `${head}…${text.slice(text.length - tail)}`;
+    if (fits(t)) return t;
+  }
+  return `${head}…`;
+}
+
+/**
  * The cloud load balancer: its published address, ipMode, where it delivers and the health of
  * each drawn node, plus one row for the folded ones. While status.loadBalancer is empty the
  * balancer is still being provisioned: no address, no ipMode, nothing health-checked yet.
@@ -93,7 +110,7 @@ export function LbBox({
   const address = ingress
     ? `${ingress.ip}:${port}`
     : hostname !== undefined
-      ? `${hostname}:${port}`
+      ? hostname // the port goes on the DNS line: the name is long enough alone
       : '';
   const resolved = balancer?.address ? balancer.address : undefined;
   const [title, addr, mode, delivery, heading] = l.lb.header;
@@ -112,9 +129,11 @@ export function LbBox({
             className={published ? 'detail' : 'pending'}
             at={addr}
             text={
-              published
-                ? address
-                : `EXTERNAL-IP ${service ? serviceExternalIP(service) : '<pending>'}`
+              !published
+                ? `EXTERNAL-IP ${service ? serviceExternalIP(service) : '<pending>'}`
+                : hostname !== undefined
+                  ? fitHostname(address, addr)
+                  : address
             }
             {...(hostname !== undefined
               ? {
@@ -133,7 +152,7 @@ export function LbBox({
             ) : (
               <SlotText
                 at={mode}
-                text={resolved ? `DNS → ${resolved}` : 'DNS name, no IP'}
+                text={resolved ? `DNS → ${resolved}:${port}` : 'DNS name, no IP'}
                 tip="The balancer published a DNS name and no IP, so there is no ipMode (the API allows it only with ip) and kube-proxy writes no rule for the balancer's address"
                 data-lb-line="dns"
               />
