@@ -81,7 +81,7 @@ test.describe('your cluster', () => {
     await expect(ui.panel.getByRole('heading', { name: 'Your cluster' })).toBeVisible();
     await expect(ui.panel.getByLabel('Open a file…')).toHaveAttribute('accept', '.yaml,.yml,.json');
     const select = ui.panel.getByLabel('Example');
-    await expect(select.locator('option')).toHaveCount(8);
+    await expect(select.locator('option')).toHaveCount(9);
     await expect(ui.panel.getByRole('button', { name: 'Export as YAML' })).toBeVisible();
     await expect(
       ui.panel.getByRole('button', { name: 'Reset to the default scenario' }),
@@ -237,6 +237,55 @@ test.describe('your cluster', () => {
     await expect(app.topology).not.toContainText('gke-web-prod');
     // The editor keeps the text.
     expect(await ui.text()).toContain('# A GKE-style cluster: Service web/frontend');
+  });
+
+  test('an AWS balancer that publishes a hostname: the name is shown, fits the LB box, and is dialled', async ({
+    page,
+  }) => {
+    // status.loadBalancer.ingress[].hostname only (AWS ELB/NLB): kubectl prints the name as
+    // EXTERNAL-IP (printers.go), kube-proxy has no rule for it (pkg/proxy/serviceport.go).
+    const host = 'a4f3c2b1a9e8d4c7ba6f5e4d3c2b1a09-1234567890.us-east-1.elb.amazonaws.com';
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const app = await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    await ui.show();
+    await ui.panel
+      .getByLabel('Example')
+      .selectOption({ label: 'EKS: a balancer that publishes a hostname' });
+    await expect(ui.notice).toContainText('Applied EKS: a balancer that publishes a hostname');
+    await expect(ui.panel).toBeHidden();
+    const lb = app.topology.locator('[data-place="lb"]');
+    await expect(lb).toHaveAttribute('data-lb-state', 'published');
+    const address = lb.locator('[data-lb-line="address"]');
+    // The full name is the line's accessible name (its <title>); the drawn text is shortened
+    // in the middle, so the domain stays readable.
+    await expect(address.locator('title')).toContainText(`EXTERNAL-IP ${host}`);
+    const drawn = await address.evaluate((el) =>
+      [...el.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent)
+        .join(''),
+    );
+    expect(drawn).toMatch(/^a4f3….*\.elb\.amazonaws\.com$/);
+    await expect(lb.locator('[data-lb-line="dns"]')).toContainText('DNS → 203.0.113.10:80');
+    await expect(lb.locator('[data-lb-line="delivery"]')).toHaveText('delivers to NodePort :31380');
+    // Every line of the box stays inside its frame.
+    const frame = await lb.locator('.lb-frame').boundingBox();
+    for (const line of await lb.locator('text').all()) {
+      const b = await line.boundingBox();
+      if (!frame || !b) continue;
+      expect(b.x).toBeGreaterThanOrEqual(frame.x - 0.5);
+      expect(b.x + b.width).toBeLessThanOrEqual(frame.x + frame.width + 0.5);
+    }
+    await expect(page.getByTestId('dial-select')).toContainText(`load balancer ${host}`);
+    // No ipMode without an ip, and no delivery but NodePort (no rule for the address).
+    await expect(page.locator('fieldset[data-group="ipmode"] input[value="Proxy"]')).toBeDisabled();
+    await expect(
+      page.locator('fieldset[data-group="delivery"] input[value="LoadBalancerIP"]'),
+    ).toBeDisabled();
+    await app.last();
+    await expect(page.getByTestId('outcome')).toHaveAttribute('data-outcome', 'delivered');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/import-eks-hostname.png` });
   });
 
   test('a file from the picker is applied; export downloads YAML', async ({ page }) => {

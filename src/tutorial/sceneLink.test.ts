@@ -237,7 +237,7 @@ describe('resolveSceneLink', () => {
     expect(r.state.scene.externalTrafficPolicy).toBe('Local');
     expect(resolve('scenario=canonical').state.objects).toBeUndefined();
     expect(resolveErrors('scenario=nope')).toEqual([
-      'scenario=nope: no example "nope" in public/examples/index.json (examples: canonical, cloud-cluster-policy, local-uneven, bare-metal-pending, ipmode-proxy, source-ranges, multi-port-named)',
+      'scenario=nope: no example "nope" in public/examples/index.json (examples: canonical, cloud-cluster-policy, local-uneven, bare-metal-pending, ipmode-proxy, source-ranges, multi-port-named, eks-hostname)',
     ]);
     expect(resolveSceneQuery('scenario=local-uneven')).toEqual({
       ok: false,

@@ -274,3 +274,58 @@ describe('multi-port-named.yaml', () => {
     expect(runScene(objects, sceneFor(objects)).trace.outcome.kind).toBe('delivered');
   });
 });
+
+describe('eks-hostname.yaml', () => {
+  // AWS publishes a DNS name only (status.loadBalancer.ingress[].hostname). kube-proxy makes
+  // load-balancer VIPs of ingress IPs only (pkg/proxy/serviceport.go newBaseServiceInfo:
+  // `if ing.IP == "" { continue }`), and kubectl prints the hostname as EXTERNAL-IP
+  // (printers.go loadBalancerStatusStringer).
+  const { objects, assumed } = load('eks-hostname.yaml');
+  const hostname = 'a4f3c2b1a9e8d4c7ba6f5e4d3c2b1a09-1234567890.us-east-1.elb.amazonaws.com';
+
+  it('is published: the hostname is kept, a balancer targets NodePorts at an address the name stands for', () => {
+    const cluster = resolveCluster(objects);
+    const svc = cluster.services.find((s) => s.name === 'web');
+    expect(svc?.ingress).toEqual([]);
+    expect(svc?.statusIngress).toEqual([{ ip: '', hostname }]);
+    expect(cluster.loadBalancers).toMatchObject([
+      { service: 'default/web', delivery: 'NodePort', address: '203.0.113.10' },
+    ]);
+    expect(assumed.some((a) => a.includes(`${hostname} resolves to 203.0.113.10`))).toBe(true);
+    expect(assumed.some((a) => a.includes('EXTERNAL-IP stays <pending>'))).toBe(false);
+  });
+
+  it('kube-proxy writes no rule for the balancer address on any node, only the NodePort', () => {
+    const lines = ruleLines(objects);
+    expect(lines.some((l) => l.includes('loadbalancer IP'))).toBe(false);
+    expect(lines.some((l) => l.includes('203.0.113.10'))).toBe(false);
+    expect(lines.some((l) => /-A KUBE-NODEPORTS .*--dport 31380 /.test(l))).toBe(true);
+  });
+
+  it('the client resolves the name, dials the balancer, and the balancer delivers to NodePort 31380', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const t = runScene(objects, sceneFor(objects, { seed })).trace;
+      const first = t.steps[0];
+      expect(first?.narration.title).toBe(
+        `The client resolves ${hostname} and dials 203.0.113.10:80`,
+      );
+      expect(first?.before.dst).toBe('203.0.113.10');
+      const lb = t.steps.find((s) => s.at === 'lb');
+      expect(lb?.after.dport).toBe(31380);
+      expect(t.outcome.kind).toBe('delivered');
+    }
+  });
+
+  it('delivery LoadBalancerIP cannot keep the balancer address (no KUBE-EXT rule for it): NodePort, and says so', () => {
+    const r = runScene(objects, sceneFor(objects, { delivery: 'LoadBalancerIP' }));
+    expect(r.cluster.loadBalancers[0]?.delivery).toBe('NodePort');
+    expect(r.cluster.assumed.some((a) => a.includes('delivers to the NodePort'))).toBe(true);
+    expect(r.trace.steps.find((s) => s.at === 'lb')?.after.dport).toBe(31380);
+    expect(r.trace.outcome.kind).toBe('delivered');
+  });
+
+  it('unpublished, there is nothing to dial', () => {
+    const o = runScene(objects, sceneFor(objects, { published: false })).trace.outcome;
+    expect(o.kind).toBe('no-address');
+  });
+});

@@ -391,13 +391,26 @@ describe('fillGaps: a LoadBalancer Service without an address', () => {
     expect(resolveCluster(r.objects).services[0]?.ingress).toEqual([]);
   });
 
-  it('a hostname-only address (as some clouds publish) is named, not turned into an IP', () => {
+  it('a hostname-only address (AWS) is published: a NodePort balancer the name resolves to, the hostname kept', () => {
+    // AWS publishes ingress[].hostname only; kube-proxy makes VIPs of ingress IPs only
+    // (pkg/proxy/serviceport.go), so the balancer must target NodePorts.
     const svc = lbSvc({ loadBalancer: { ingress: [{ hostname: 'lb-1.example.net' }] } });
     const r = fillGaps([svc, ...others, client]);
-    expect(r.objects.slice(others.length + 2)).toEqual([]);
-    expect(r.assumed).toEqual([
-      'no load-balancer IP for Service default/web: the cloud published only the hostname lb-1.example.net; kube-proxy writes no rule for a hostname and the model dials IPs, so no address is invented',
+    expect(r.objects.slice(others.length + 2)).toEqual([
+      {
+        apiVersion: 'lbpath.example/v1alpha1',
+        kind: 'CloudLoadBalancer',
+        metadata: { name: 'web-lb' },
+        spec: { service: 'default/web', delivery: 'NodePort', address: '203.0.113.10' },
+      },
     ]);
+    expect(r.assumed).toEqual([
+      'Service default/web published only the hostname lb-1.example.net (no load-balancer IP): clients dial the name, and kube-proxy writes no load-balancer-IP rule for it, so the balancer delivers to the NodePort',
+      "a cloud load balancer for default/web that targets NodePorts; its name lb-1.example.net resolves to 203.0.113.10 (the model does no DNS lookup: a documentation address, RFC 5737, stands for the balancer's own)",
+    ]);
+    const svcModel = resolveCluster(r.objects).services[0];
+    expect(svcModel?.ingress).toEqual([]);
+    expect(svcModel?.statusIngress).toEqual([{ ip: '', hostname: 'lb-1.example.net' }]);
   });
 });
 

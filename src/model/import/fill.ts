@@ -591,15 +591,19 @@ function fill(objects: ScenarioObject[]): Filled {
     if (ingress.some((i) => str(i.ip) !== '')) continue;
     const { namespace, name } = metaOf(svc);
     const hostname = ingress.map((i) => str(i.hostname)).find((h) => h !== '');
+    // A hostname is a published address (AWS's ELB/NLB publish only one): EXTERNAL-IP shows
+    // it and clients dial it; kube-proxy has no rule for it (only ingress IPs become
+    // load-balancer VIPs, pkg/proxy/serviceport.go), so the balancer targets NodePorts.
+    if (hostname) {
+      assumed.push(
+        `Service ${namespace}/${name} published only the hostname ${hostname} (no load-balancer IP): clients dial the name, and kube-proxy writes no load-balancer-IP rule for it, so the balancer delivers to the NodePort`,
+      );
+      continue;
+    }
     pending.add(svc);
-    if (hostname)
-      assumed.push(
-        `no load-balancer IP for Service ${namespace}/${name}: the cloud published only the hostname ${hostname}; kube-proxy writes no rule for a hostname and the model dials IPs, so no address is invented`,
-      );
-    else
-      assumed.push(
-        `no load-balancer address for Service ${namespace}/${name}: status.loadBalancer is empty, so EXTERNAL-IP stays <pending> — no cloud controller or load-balancer implementation (such as MetalLB) has answered; none is invented`,
-      );
+    assumed.push(
+      `no load-balancer address for Service ${namespace}/${name}: status.loadBalancer is empty, so EXTERNAL-IP stays <pending> — no cloud controller or load-balancer implementation (such as MetalLB) has answered; none is invented`,
+    );
   }
 
   // 5. kube-proxy's configuration: its defaults, and a clusterCIDR if the Nodes tell one.

@@ -82,9 +82,38 @@ export function loadObjects(text: string): Loaded {
 }
 
 /**
+ * The address a hostname-only balancer's DNS name stands for: the first of 203.0.113.10,
+ * .11, … (RFC 5737 TEST-NET-3) not in `used` (the addresses the objects already hold), which
+ * it joins, so two such balancers never share one.
+ */
+function dnsPlaceholder(used: Set<string>): string {
+  let host = 10;
+  while (host < 254 && used.has(`203.0.113.${host}`)) host++;
+  const ip = `203.0.113.${host}`;
+  used.add(ip);
+  return ip;
+}
+
+/** Every address the objects hold: Node addresses, Pod IPs, Service and balancer addresses. */
+function addressesIn(objects: readonly ScenarioObject[]): Set<string> {
+  const used = new Set<string>();
+  for (const o of objects) {
+    if (o.kind === 'Node') for (const a of o.status?.addresses ?? []) used.add(a.address);
+    else if (o.kind === 'Pod') used.add(o.status?.podIP ?? '');
+    else if (o.kind === 'Service') {
+      used.add(o.spec?.clusterIP ?? '');
+      for (const ip of o.spec?.externalIPs ?? []) used.add(ip);
+      for (const i of o.status?.loadBalancer?.ingress ?? []) used.add(i.ip ?? '');
+    } else if (o.kind === 'CloudLoadBalancer') used.add(o.spec.address ?? '');
+  }
+  return used;
+}
+
+/**
  * Adds what a cluster cannot tell: an internet client (198.51.100.23, RFC 5737) and, for
  * each LoadBalancer Service with a published address, a cloud load balancer that targets
- * NodePorts. Existing objects of those kinds are kept.
+ * NodePorts (at the published IP; for a hostname-only ingress, at a placeholder the name is
+ * taken to resolve to, see `dnsPlaceholder`). Existing objects of those kinds are kept.
  * @returns the objects and the assumptions made, in words.
  */
 export function completeScenario(objects: ScenarioObject[]): {
@@ -105,6 +134,7 @@ export function completeScenario(objects: ScenarioObject[]): {
   // The Services that have a balancer already (read at the first LoadBalancer Service, as the
   // search it replaces did), kept up to date as balancers are added.
   let balanced: Set<unknown> | undefined;
+  let used: Set<string> | undefined;
   for (const o of objects) {
     if (o.kind !== 'Service' || o.spec?.type !== 'LoadBalancer') continue;
     const key = `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
@@ -114,14 +144,24 @@ export function completeScenario(objects: ScenarioObject[]): {
     }
     if (balanced.has(key)) continue;
     balanced.add(key);
-    const ip = o.status?.loadBalancer?.ingress?.find((i) => i.ip)?.ip;
+    const ingress = o.status?.loadBalancer?.ingress ?? [];
+    const hostname = ingress.some((i) => i.ip)
+      ? undefined
+      : ingress.find((i) => i.hostname)?.hostname;
+    const ip = hostname
+      ? dnsPlaceholder((used ??= addressesIn(out)))
+      : ingress.find((i) => i.ip)?.ip;
     out.push({
       apiVersion: OUR_GROUP,
       kind: 'CloudLoadBalancer',
       metadata: { name: `${o.metadata?.name ?? 'svc'}-lb` },
       spec: { service: key, delivery: 'NodePort', ...(ip ? { address: ip } : {}) },
     });
-    assumed.push(`a cloud load balancer for ${key} that targets NodePorts`);
+    assumed.push(
+      hostname
+        ? `a cloud load balancer for ${key} that targets NodePorts; its name ${hostname} resolves to ${ip ?? ''} (the model does no DNS lookup: a documentation address, RFC 5737, stands for the balancer's own)`
+        : `a cloud load balancer for ${key} that targets NodePorts`,
+    );
   }
   return { objects: out, assumed };
 }

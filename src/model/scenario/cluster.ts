@@ -90,6 +90,27 @@ export interface ServiceModel {
   externalIPs: IPv4[];
   /** `status.loadBalancer.ingress` entries that carry an `ip` (hostname-only entries are ignored by kube-proxy). */
   ingress: IngressModel[];
+  /**
+   * Every `status.loadBalancer.ingress` entry as the API holds it, in order, `ip` and
+   * `hostname` (`''` when absent): what kubectl's EXTERNAL-IP column prints (IPv6 and Proxy
+   * entries included) and where an AWS-style balancer's DNS name is found. Empty unless type
+   * LoadBalancer. Optional so that hand-built models (tests) need not carry it: absent reads
+   * as empty.
+   */
+  statusIngress?: { ip: string; hostname: string }[];
+}
+
+/**
+ * The DNS name a client dials when the Service's balancer published only hostnames
+ * (`status.loadBalancer.ingress[].hostname` and no `ip`, as AWS's ELB/NLB do); undefined when
+ * any entry has an `ip`, or none has a hostname. kube-proxy keeps only ingress IPs as
+ * load-balancer VIPs (`pkg/proxy/serviceport.go` newBaseServiceInfo skips `ing.IP == ""`), so
+ * for such a Service it writes no load-balancer-IP rule at all.
+ */
+export function ingressHostname(svc: Pick<ServiceModel, 'statusIngress'>): string | undefined {
+  const status = svc.statusIngress ?? [];
+  if (status.some((i) => i.ip !== '')) return undefined;
+  return status.find((i) => i.hostname !== '')?.hostname;
 }
 
 /** One endpoint of one Service port, from an EndpointSlice. */

@@ -34,7 +34,7 @@ import type {
   ServiceModel,
   ServicePortModel,
 } from './cluster';
-import { servicePortKey } from './cluster';
+import { ingressHostname, servicePortKey } from './cluster';
 import { firstHost, isIPv4 } from '../net/ip';
 import { isIPv4CIDR, serviceCIDRsOf } from '../k8s/serviceCIDR';
 import type { Protocol } from '../net/ip';
@@ -142,6 +142,13 @@ function resolveService(svc: Service): ServiceModel {
     // correct IP family").
     externalIPs: (spec.externalIPs ?? []).filter(isIPv4),
     ingress: type === 'LoadBalancer' ? ingress : [],
+    statusIngress:
+      type === 'LoadBalancer'
+        ? (svc.status?.loadBalancer?.ingress ?? []).map((i) => ({
+            ip: i.ip ?? '',
+            hostname: i.hostname ?? '',
+          }))
+        : [],
   };
 }
 
@@ -288,6 +295,41 @@ function resolveClient(c: Client, nodes: ClusterNode[], pods: ClusterPod[]): Cli
 }
 
 /**
+ * A balancer whose Service published only a hostname delivers to the NodePort, whatever its
+ * `delivery` says. kube-proxy makes load-balancer VIPs of ingress IPs only
+ * (`pkg/proxy/serviceport.go`: `if ing.IP == "" { continue }`), so no node has a rule for a
+ * packet that keeps the balancer's address as its destination (no `KUBE-EXT-` jump for it):
+ * `LoadBalancerIP` delivery could not work. The balancers that publish hostnames (AWS's
+ * Classic ELB and NLB with instance targets) target NodePorts, so that is what is modelled;
+ * the change is listed in `assumed`.
+ */
+function deliverHostnameBalancersToNodePorts(
+  services: readonly ServiceModel[],
+  loadBalancers: LoadBalancerModel[],
+  assumed: string[],
+): void {
+  for (const lb of loadBalancers) {
+    if (lb.delivery !== 'LoadBalancerIP') continue;
+    const svc = services.find((s) => `${s.namespace}/${s.name}` === lb.service);
+    const hostname = svc ? ingressHostname(svc) : undefined;
+    if (hostname === undefined) continue;
+    // Only AWS-style balancers publish a name (GCP's passthrough balancer and MetalLB publish
+    // IPs), and they answer through themselves: direct server return or MetalLB would need a
+    // rule for the VIP on the node, which a hostname-only ingress never gets.
+    if (lb.implementation !== 'NAT') {
+      assumed.push(
+        `balancer ${lb.name} is taken as a NAT balancer, not ${lb.implementation}: ${lb.service} published only the hostname ${hostname}, as AWS balancers do`,
+      );
+      lb.implementation = 'NAT';
+    }
+    lb.delivery = 'NodePort';
+    assumed.push(
+      `balancer ${lb.name} delivers to the NodePort, not keeping the load-balancer IP: ${lb.service} published only the hostname ${hostname}, and kube-proxy writes rules for ingress IPs only, so no node would accept a packet still addressed to the balancer`,
+    );
+  }
+}
+
+/**
  * Resolves scenario objects into a {@link Cluster}.
  * @throws {ScenarioError} when an object lacks something the model cannot do without (a
  *   Node without an InternalIP, a Client naming a node or Pod that does not exist).
@@ -329,6 +371,7 @@ export function resolveCluster(objects: readonly ScenarioObject[]): Cluster {
   const loadBalancers = of('CloudLoadBalancer').map((lb) =>
     resolveLoadBalancer(lb, nodeIPs, assumed),
   );
+  deliverHostnameBalancersToNodePorts(services, loadBalancers, assumed);
   const clients = of('Client').map((c) => resolveClient(c, nodes, pods));
   return {
     nodes,

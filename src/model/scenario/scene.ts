@@ -91,8 +91,11 @@ export const DEFAULT_HEALTH_CHECK_NODE_PORT = 32191;
  * Returns new objects with the scene's toggles applied (the input is not modified):
  * - `externalTrafficPolicy` on every LoadBalancer Service; `Local` allocates a
  *   `healthCheckNodePort` when none is set, `Cluster` clears it (the API server does both).
- * - `ipMode` on every `status.loadBalancer.ingress[]` entry that has an `ip`; `published:
- *   false` empties `status.loadBalancer` (EXTERNAL-IP `<pending>`).
+ * - `ipMode` on every `status.loadBalancer.ingress[]` entry that has an `ip`, never on a
+ *   hostname-only entry (the API rejects it: "may not be specified when `ip` is not set",
+ *   `pkg/apis/core/validation` ValidateLoadBalancerStatus); `published: true` keeps the
+ *   ingress as given, IPs and hostnames alike (an AWS balancer's DNS name is published too);
+ *   `published: false` empties `status.loadBalancer` (EXTERNAL-IP `<pending>`).
  * - `delivery` (and `implementation`, when set) on every CloudLoadBalancer; `proxyMode` on the
  *   KubeProxyConfiguration.
  * - A failed node: its `Ready` condition becomes `Unknown` (the node lifecycle controller's

@@ -36,6 +36,7 @@ import type { SceneOptions } from '../scenario/scene';
 import { applyScene } from '../scenario/scene';
 import { resolveCluster } from '../scenario/resolve';
 import { pickService } from '../trace/trace';
+import { externalIPColumn } from '../k8s/kubectlColumns';
 import { createRng } from '../random';
 import type { Rng } from '../random';
 import { markNodesDown } from './down';
@@ -197,6 +198,8 @@ export function runEngine(base: Base, s: Settings): EngineResult {
   const controller = base.type === 'LoadBalancer' ? prov.controller : 'none';
   const metallb = controller === 'metallb-l2';
   const address = metallb ? firstPoolAddress(prov.metallb.poolRange) : base.cloudAddress;
+  // An AWS-style cloud balancer publishes its DNS name, not `address` (MetalLB always an IP).
+  const hostname = controller === 'cloud' ? base.cloudHostname : undefined;
   const horizon = s.horizonMs;
   const I = hc.intervalSeconds * 1000;
   const T = hc.timeoutSeconds * 1000;
@@ -372,7 +375,11 @@ export function runEngine(base: Base, s: Settings): EngineResult {
       NAME: base.name,
       TYPE: base.type,
       'CLUSTER-IP': base.clusterIP,
-      'EXTERNAL-IP': base.type !== 'LoadBalancer' ? '<none>' : lb.published ? address : '<pending>',
+      'EXTERNAL-IP': externalIPColumn({
+        type: base.type,
+        ...(base.externalIPs ? { externalIPs: base.externalIPs } : {}),
+        ingress: !lb.published ? [] : hostname !== undefined ? [{ hostname }] : [{ ip: address }],
+      }),
       'PORT(S)': ports,
       AGE: humanDuration(t),
     });
@@ -1128,7 +1135,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
           t,
           'provisioning',
           'cloud',
-          `The cloud has built the load balancer: a forwarding rule for ${address} (${base.ports.map((p) => `${p.port}/${p.protocol}`).join(', ')}) and a health check (${lb.hcPolicy === 'Local' ? `http://<node>:${hcnp}/healthz, healthCheckNodePort` : hc.clusterTarget === 'healthz' ? `http://<node>:10256/healthz, kube-proxy` : 'TCP to the NodePort'} every ${hc.intervalSeconds} s, timeout ${hc.timeoutSeconds} s, healthy ${hc.healthyThreshold}, unhealthy ${hc.unhealthyThreshold}).`,
+          `The cloud has built the load balancer: a forwarding rule for ${hostname !== undefined ? `${hostname} (DNS: ${address})` : address} (${base.ports.map((p) => `${p.port}/${p.protocol}`).join(', ')}) and a health check (${lb.hcPolicy === 'Local' ? `http://<node>:${hcnp}/healthz, healthCheckNodePort` : hc.clusterTarget === 'healthz' ? `http://<node>:10256/healthz, kube-proxy` : 'TCP to the NodePort'} every ${hc.intervalSeconds} s, timeout ${hc.timeoutSeconds} s, healthy ${hc.healthyThreshold}, unhealthy ${hc.unhealthyThreshold}).`,
         );
         agenda.push(t + prov.registerDelayMs, { kind: 'registered' });
         return;
@@ -1149,7 +1156,9 @@ export function runEngine(base: Base, s: Settings): EngineResult {
           t,
           'published',
           'service-controller',
-          `status.loadBalancer.ingress[0].ip = ${address}: kubectl get svc now shows EXTERNAL-IP ${address}.`,
+          hostname !== undefined
+            ? `status.loadBalancer.ingress[0].hostname = ${hostname}: kubectl get svc now shows EXTERNAL-IP ${hostname}. Clients resolve the name to ${address}, the balancer's own address; kube-proxy writes no rule for it (it makes rules for ingress IPs only), so the balancer delivers to NodePort ${base.ports[0]?.nodePort ?? 0}.`
+            : `status.loadBalancer.ingress[0].ip = ${address}: kubectl get svc now shows EXTERNAL-IP ${address}.`,
         );
         svcRow(t);
         scheduleProbes(t);
@@ -1222,7 +1231,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
       0,
       'event',
       'api-server',
-      `Service ${base.serviceKey} created: type ${base.type}, ClusterIP ${base.clusterIP}, ports ${portsText}${apiPolicy === 'Local' ? `, healthCheckNodePort ${hcnp}` : ''}. status.loadBalancer is empty: EXTERNAL-IP <pending>.`,
+      `Service ${base.serviceKey} created: type ${base.type}, ClusterIP ${base.clusterIP}, ports ${portsText}${apiPolicy === 'Local' ? `, healthCheckNodePort ${hcnp}` : ''}. status.loadBalancer is empty: EXTERNAL-IP ${externalIPColumn({ type: base.type, ...(base.externalIPs ? { externalIPs: base.externalIPs } : {}) })}.`,
     );
   }
   svcRow(0);
@@ -1232,7 +1241,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
       0,
       'note',
       'api-server',
-      `${base.serviceKey} is type ${base.type}: no controller provisions a load balancer for it (kubectl shows EXTERNAL-IP <none>).`,
+      `${base.serviceKey} is type ${base.type}: no controller provisions a load balancer for it (kubectl shows EXTERNAL-IP ${externalIPColumn({ type: base.type, ...(base.externalIPs ? { externalIPs: base.externalIPs } : {}) })}).`,
     );
   } else if (controller === 'none') {
     add(
@@ -1266,7 +1275,7 @@ export function runEngine(base: Base, s: Settings): EngineResult {
       0,
       'note',
       'balancer',
-      `The balancer is already provisioned at ${address}; in rotation: ${nodeOrder.filter((n) => hcState.get(n)?.inRotation).join(', ') || 'none'}${targets.length < nodeOrder.length ? `; not a target: ${excludedText()}` : ''}.`,
+      `The balancer is already provisioned at ${hostname !== undefined ? `${hostname} (DNS: ${address})` : address}; in rotation: ${nodeOrder.filter((n) => hcState.get(n)?.inRotation).join(', ') || 'none'}${targets.length < nodeOrder.length ? `; not a target: ${excludedText()}` : ''}.`,
     );
     scheduleProbes(0);
   }

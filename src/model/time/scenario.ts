@@ -8,7 +8,7 @@ import { OUR_GROUP } from '../k8s/objects';
 import type { SceneOptions } from '../scenario/scene';
 import { DEFAULT_SCENE } from '../scenario/scene';
 import { resolveCluster } from '../scenario/resolve';
-import { servicePortKey } from '../scenario/cluster';
+import { ingressHostname, servicePortKey } from '../scenario/cluster';
 import type { Cluster } from '../scenario/cluster';
 import { pickService } from '../trace/trace';
 import { ipToInt, isIPv4 } from '../net/ip';
@@ -44,8 +44,16 @@ export interface Base {
   rsPrefix: string;
   /** The workload's client (a Client object's name). */
   clientName: string;
-  /** The address a cloud balancer publishes. */
+  /** The address a cloud balancer publishes (for a hostname-only ingress: the address its name resolves to). */
   cloudAddress: string;
+  /**
+   * The DNS name the cloud balancer publishes instead of an IP (AWS: `status.loadBalancer
+   * .ingress[].hostname` only), from the input Service; absent when it publishes an IP.
+   * MetalLB always publishes an IP.
+   */
+  cloudHostname?: string;
+  /** `spec.externalIPs` of the Service (kubectl's EXTERNAL-IP column lists them too). */
+  externalIPs?: string[];
   /** `spec.healthCheck` fields set on the scenario's CloudLoadBalancer, if any. */
   lbHealthCheck: Record<string, number>;
   /** The first node's InternalIP's /24 prefix, e.g. `192.168.0.` (MetalLB's default pool). */
@@ -119,7 +127,8 @@ export function sceneFromObjects(objects: readonly ScenarioObject[], seed: numbe
     ipMode: svc?.ingress[0]?.ipMode ?? DEFAULT_SCENE.ipMode,
     delivery:
       cluster.loadBalancers.find((l) => l.service === k)?.delivery ?? DEFAULT_SCENE.delivery,
-    published: (svc?.ingress.length ?? 0) > 0,
+    // A hostname-only ingress (AWS) is published as much as an IP is.
+    published: (svc?.ingress.length ?? 0) > 0 || (svc ? ingressHostname(svc) !== undefined : false),
     failedNodes: [],
     choices: {},
     seed,
@@ -192,6 +201,7 @@ export function analyse(
       o.kind === 'CloudLoadBalancer' && o.spec.service === serviceKey,
   );
   const firstIP = cluster.nodes[0]?.internalIP ?? '192.168.0.1';
+  const hostname = ingressHostname(svc);
   const hc = lbObj?.spec.healthCheck ?? {};
   const lbHealthCheck: Record<string, number> = {};
   for (const [k, v] of Object.entries(hc)) if (typeof v === 'number') lbHealthCheck[k] = v;
@@ -218,6 +228,8 @@ export function analyse(
     ),
     clientName,
     cloudAddress: lbObj?.spec.address ?? svc.ingress[0]?.ip ?? '203.0.113.7',
+    ...(hostname !== undefined ? { cloudHostname: hostname } : {}),
+    ...(svc.externalIPs.length > 0 ? { externalIPs: [...svc.externalIPs] } : {}),
     lbHealthCheck,
     nodeNetPrefix: firstIP.split('.').slice(0, 3).join('.') + '.',
   };
@@ -437,13 +449,22 @@ export function snapshot(
       if (k === base.serviceKey && state.published) {
         const svc = copy(o);
         const ing = svc.status?.loadBalancer?.ingress ?? [];
+        // A cloud balancer that publishes a DNS name keeps doing so; its address is the
+        // CloudLoadBalancer's, where the name resolves to.
+        const hostname = extras.controller === 'cloud' ? base.cloudHostname : undefined;
+        const same =
+          hostname !== undefined
+            ? !ing.some((i) => i.ip) && ing[0]?.hostname === hostname
+            : ing[0]?.ip === extras.address;
         out.push(
-          ing.length === 0 || ing[0]?.ip !== extras.address
+          ing.length === 0 || !same
             ? {
                 ...svc,
                 status: {
                   ...(svc.status ?? {}),
-                  loadBalancer: { ingress: [{ ip: extras.address }] },
+                  loadBalancer: {
+                    ingress: [hostname !== undefined ? { hostname } : { ip: extras.address }],
+                  },
                 },
               }
             : svc,

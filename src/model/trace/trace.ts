@@ -7,8 +7,9 @@
  * the reply from the conntrack entries the request created, undone hop by hop.
  */
 import type { Cluster, ClusterNode, ServiceModel } from '../scenario/cluster';
-import { findNode, podByIP } from '../scenario/cluster';
+import { findNode, ingressHostname, podByIP } from '../scenario/cluster';
 import { cidrContains } from '../net/ip';
+import { serviceExternalIP } from '../k8s/kubectlColumns';
 import type { Choices, DialTarget } from '../scenario/scene';
 import type { EndpointChooser, ModeRuleset, Origin } from '../kube-proxy/types';
 import { proxyMode } from '../kube-proxy/modes';
@@ -131,22 +132,35 @@ export function trace(
   let dst: string;
   let dport: number;
   const ingress = svc.ingress[0];
+  // An AWS-style balancer publishes a DNS name and no IP: the client dials what the name resolves to.
+  const hostname = ingressHostname(svc);
+  const viaName = options.dial.kind === 'LoadBalancer' && !ingress && hostname !== undefined;
+  /** The balancer's address as the client's packets carry it (undefined: nothing to reach it by). */
+  const lbAddress = ingress ? ingress.ip : hostname !== undefined ? lb?.address : undefined;
   switch (options.dial.kind) {
     case 'LoadBalancer':
       if (svc.type !== 'LoadBalancer')
         return done({
           kind: 'no-address',
-          reason: `the Service is type ${svc.type}: it has no load-balancer address (kubectl shows EXTERNAL-IP <none>)`,
-          summary: 'No load balancer to dial: EXTERNAL-IP <none>.',
+          reason: `the Service is type ${svc.type}: it has no load-balancer address (kubectl shows EXTERNAL-IP ${serviceExternalIP(svc)})`,
+          summary: `No load balancer to dial: EXTERNAL-IP ${serviceExternalIP(svc)}.`,
         });
-      if (!ingress)
+      if (ingress) dst = ingress.ip;
+      else if (hostname !== undefined) {
+        // The client resolves the name; the answer is the balancer's own address.
+        if (!lb?.address)
+          return done({
+            kind: 'no-address',
+            reason: `status.loadBalancer.ingress publishes only the hostname ${hostname}, and the scenario gives no address for it to resolve to (a CloudLoadBalancer's spec.address)`,
+            summary: `${hostname} resolves to nothing the model knows.`,
+          });
+        dst = lb.address;
+      } else
         return done({
           kind: 'no-address',
-          reason:
-            'status.loadBalancer is empty: kubectl shows EXTERNAL-IP <pending> until the cloud-controller-manager publishes an address',
-          summary: 'No address to dial yet: EXTERNAL-IP <pending>.',
+          reason: `status.loadBalancer is empty: kubectl shows EXTERNAL-IP ${serviceExternalIP(svc)} until the cloud-controller-manager publishes an address`,
+          summary: `No address to dial yet: EXTERNAL-IP ${serviceExternalIP(svc)}.`,
         });
-      dst = ingress.ip;
       dport = port.port;
       break;
     case 'NodePort': {
@@ -188,13 +202,19 @@ export function trace(
   let next: { place: Place; origin: Origin } | undefined;
   const home = client.nodeName ? findNode(cluster, client.nodeName) : undefined;
   const dialText = `${dst}:${dport}`;
+  const clientText =
+    client.location === 'Internet'
+      ? 'A client on the internet'
+      : client.location === 'Node'
+        ? `A process on ${home?.name} (host network)`
+        : `A pod on ${home?.name}`;
 
   if (home) {
     next = {
       place: `node:${home.name}`,
       origin: client.location === 'Node' ? 'local-host' : 'local-pod',
     };
-  } else if (ingress && dst === ingress.ip) {
+  } else if (lbAddress && dst === lbAddress) {
     next = { place: 'lb', origin: 'network' };
   } else if (options.dial.kind === 'ExternalIP') {
     // A node that holds the address itself gets it (ARP); otherwise the administrator's route.
@@ -230,10 +250,15 @@ export function trace(
           },
         }
       : {}),
-    narration: {
-      title: `The client dials ${dialText}`,
-      body: `${client.location === 'Internet' ? 'A client on the internet' : client.location === 'Node' ? `A process on ${home?.name} (host network)` : `A pod on ${home?.name}`} opens a TCP connection: its first packet, a SYN from ${pkt.src}:${pkt.sport}, is addressed to ${dialText}.`,
-    },
+    narration: viaName
+      ? {
+          title: `The client resolves ${hostname} and dials ${dialText}`,
+          body: `${clientText} looks up ${hostname}, the name the cloud published in status.loadBalancer.ingress (kubectl shows it as EXTERNAL-IP). DNS answers ${dst}: the balancer's own address, not one kube-proxy knows — kube-proxy makes rules for ingress IPs only, and this Service has none. So no node will accept a packet still addressed to ${dst}: the balancer must deliver to a NodePort (${port.nodePort}), and keeping the load-balancer IP as the destination (LoadBalancerIP delivery, ipMode VIP) cannot work here. The first packet, a SYN from ${pkt.src}:${pkt.sport}, goes to ${dialText}.`,
+        }
+      : {
+          title: `The client dials ${dialText}`,
+          body: `${clientText} opens a TCP connection: its first packet, a SYN from ${pkt.src}:${pkt.sport}, is addressed to ${dialText}.`,
+        },
   });
 
   let crossed = false;
@@ -368,9 +393,12 @@ export function trace(
         };
         // Where the reply goes: only a connection that came through the balancer (or MetalLB's
         // node) has a say; a client on a node, or one dialling a node, is answered as it dialled.
+        // A hostname-only ingress has no ipMode (the API allows it only beside an ip): the
+        // balancer behind the name delivers to the NodePort, as with VIP.
+        const ipMode = ingress?.ipMode ?? 'VIP';
         const route =
-          lb && ingress && (viaMetalLB || hops.some((h) => h.place === 'lb'))
-            ? replyRoute(lb.implementation, ingress.ipMode)
+          lb && lbAddress && (viaMetalLB || hops.some((h) => h.place === 'lb'))
+            ? replyRoute(lb.implementation, ipMode)
             : undefined;
         const reply = replyPath(
           steps,
@@ -394,8 +422,7 @@ export function trace(
             reason: reply.reason,
             summary: `The SYN reached ${destPod.name}, but the reply took another way back: the connection never opens.`,
           });
-        if (route && lb && ingress)
-          outcome.reply = replySentence(lb.implementation, ingress.ipMode, reply.answeredBy);
+        if (route && lb) outcome.reply = replySentence(lb.implementation, ipMode, reply.answeredBy);
         return done(outcome);
       }
       const target = findNode(cluster, destPod.nodeName);
@@ -433,7 +460,7 @@ export function trace(
       next = { place: `node:${target.name}`, origin: 'network' };
       continue;
     }
-    if (ingress && pkt.dst === ingress.ip) {
+    if (lbAddress && pkt.dst === lbAddress) {
       if (lb && isMetalLB(lb.implementation))
         return done({
           kind: 'timed-out',
@@ -441,7 +468,8 @@ export function trace(
           reason: `with ipMode Proxy kube-proxy writes no rule for ${pkt.dst}, and under MetalLB there is no proxy to take it: the address is on no interface of ${node.name}, so it routes the packet back out, towards the node that announces it, and the packet circles until its TTL runs out`,
           summary: `Nothing takes ${pkt.dst}: ipMode Proxy with MetalLB, the connection times out.`,
         });
-      // Not caught on the node (ipMode Proxy): the packet leaves for the balancer. Traffic
+      // Not caught on the node (ipMode Proxy, or a hostname-only ingress): the packet leaves
+      // for the balancer. Traffic
       // from pods to outside the cluster is masqueraded by the CNI plugin, not by kube-proxy.
       const before = arrived;
       steps.add({
@@ -455,7 +483,7 @@ export function trace(
         rule: { kind: 'routing', text: `default route: ${pkt.dst} is outside the cluster` },
         narration: {
           title: `Out to the load balancer`,
-          body: `With ipMode Proxy kube-proxy writes no rule for ${pkt.dst}, so ${node.name} routes the packet out to the balancer like any internet address${pkt.src !== before.src ? ` (the CNI plugin masquerades pod traffic leaving the cluster to ${node.internalIP})` : ''}.`,
+          body: `${ingress ? 'With ipMode Proxy' : `The Service published only the hostname ${hostname}, so`} kube-proxy writes no rule for ${pkt.dst}, so ${node.name} routes the packet out to the balancer like any internet address${pkt.src !== before.src ? ` (the CNI plugin masquerades pod traffic leaving the cluster to ${node.internalIP})` : ''}.`,
         },
       });
       next = { place: 'lb', origin: 'network' };

@@ -169,7 +169,11 @@ function checkClaims(objects: readonly ScenarioObject[], w: BoundWalkthrough): v
         expect(shown.to).toBe(`node:${r.lbNode}`);
         expect(shown.decision?.chosen).toBe(r.lbNode);
         expect(shown.decision?.candidates.find((c) => c.id === r.lbNode)?.eligible).toBe(true);
-        expect(`${shown.before.dst}:${shown.before.dport}`).toBe(`${r.lbAddress}:${r.port}`);
+        // A hostname-only ingress (AWS): the client dials what the name resolves to, the balancer's address.
+        const dialled = result.cluster.services[0]?.ingress.length
+          ? r.lbAddress
+          : result.cluster.loadBalancers[0]?.address;
+        expect(`${shown.before.dst}:${shown.before.dport}`).toBe(`${dialled}:${r.port}`);
         expect(`${shown.after.dst}:${shown.after.dport}`).toBe(`${node.internalIP}:${r.nodePort}`);
         expect(step.body).toContain(`it chooses ${r.lbNode}.`);
         break;
@@ -325,6 +329,17 @@ const EXAMPLES: Record<string, { applies: string[]; emptyNode?: string; lbNode?:
     emptyNode: 'gke-web-prod-pool-1-c04e9a1d-l6pn',
     lbNode: 'gke-web-prod-pool-1-1a7c3e90-8wq1',
   },
+  'eks-hostname.yaml': {
+    applies: [
+      'nodeport-everywhere',
+      'dial-node-2',
+      'type-loadbalancer',
+      'lb-picks-node',
+      'node-1-dnat',
+    ],
+    emptyNode: 'ip-192-168-78-90.ec2.internal',
+    lbNode: 'ip-192-168-12-34.ec2.internal',
+  },
 };
 
 describe('bindWalkthrough: every shipped example', () => {
@@ -345,6 +360,16 @@ describe('bindWalkthrough: every shipped example', () => {
         expect(`${s.title} ${s.applies ? s.body : s.reason}`).not.toMatch(
           /node-2|10\.244\.3\.9|203\.0\.113\.7\b/,
         );
+  });
+
+  it('eks-hostname.yaml: the published hostname is the address the story names (AWS publishes no IP)', () => {
+    const hostname = 'a4f3c2b1a9e8d4c7ba6f5e4d3c2b1a09-1234567890.us-east-1.elb.amazonaws.com';
+    const w = bindToObjects(STORY, example('eks-hostname.yaml'));
+    expect(w.roles.values.lbAddress).toBe(hostname);
+    const step3 = w.steps[2];
+    expect(step3?.applies && step3.body).toContain(
+      `then ${hostname} appears in status.loadBalancer.ingress.`,
+    );
   });
 
   it('bare-metal-pending.yaml: steps 4 and 5 say there is no published address', () => {

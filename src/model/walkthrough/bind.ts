@@ -27,7 +27,7 @@
  * Pure: no React, no DOM, no clock, no randomness.
  */
 import type { Cluster, ClusterNode, EndpointModel, ServiceModel } from '../scenario/cluster';
-import { servicePortKey } from '../scenario/cluster';
+import { ingressHostname, servicePortKey } from '../scenario/cluster';
 import { DEFAULT_SCENE } from '../scenario/scene';
 import type { SceneOptions } from '../scenario/scene';
 import type { ScenarioObject } from '../k8s/objects';
@@ -45,7 +45,8 @@ import type { Focus, StoryStep } from './types';
  * - `port` / `targetPort` / `nodePort`: `spec.ports[0].port`, `.targetPort`, `.nodePort`
  *   (`80`, `8080`, `31000`); `nodePort` is unbound when none was allocated;
  * - `lbService`: bound (to the type) only when the Service is `type: LoadBalancer`;
- * - `lbAddress`: `status.loadBalancer.ingress[0].ip` of a LoadBalancer Service (`203.0.113.7`);
+ * - `lbAddress`: `status.loadBalancer.ingress[0].ip` of a LoadBalancer Service (`203.0.113.7`),
+ *   or the hostname when the ingress has only hostnames (AWS);
  * - `readyEndpoint`: the first ready endpoint of the Service port (without one kube-proxy
  *   writes no nat rules for the Service, only REJECTs in the filter table, reference §1.4);
  * - `emptyNode`: the first Ready node with no ready endpoint (`node-2`);
@@ -240,7 +241,8 @@ export function storyRoles(cluster: Cluster, service?: string): Roles {
   set('lbService', isLB ? svc.type : undefined, noBalancer);
   set(
     'lbAddress',
-    isLB ? svc.ingress[0]?.ip : undefined,
+    // An AWS balancer publishes a DNS name only; that is the address the client dials.
+    isLB ? (svc.ingress[0]?.ip ?? ingressHostname(svc)) : undefined,
     isLB
       ? `Your Service ${name} has no status.loadBalancer.ingress: nothing has published an address for it (kubectl shows EXTERNAL-IP <pending>), so a client outside has nothing to dial.`
       : `${noBalancer} There is no load-balancer address to dial.`,
@@ -252,7 +254,9 @@ export function storyRoles(cluster: Cluster, service?: string): Roles {
   for (const e of eps) byNode.set(e.nodeName, [...(byNode.get(e.nodeName) ?? []), e]);
   const epsOn = (node: string) => byNode.get(node) ?? [];
   const hasLB =
-    isLB && svc.ingress.length > 0 && cluster.loadBalancers.some((l) => l.service === key);
+    isLB &&
+    (svc.ingress.length > 0 || ingressHostname(svc) !== undefined) &&
+    cluster.loadBalancers.some((l) => l.service === key);
   // The story runs under externalTrafficPolicy: Cluster (DEFAULT_SCENE), whatever the objects
   // say: the balancer then asks kube-proxy's /healthz on every node (reference §2.2).
   const asStory: ServiceModel = {

@@ -1,4 +1,6 @@
 import type { ClientModel } from '../../model/scenario/cluster';
+import { ingressHostname } from '../../model/scenario/cluster';
+import { serviceExternalIP } from '../../model/k8s/kubectlColumns';
 import type { DialTarget } from '../../model/scenario/scene';
 import { run, setClient, setDial } from '../../store/commands';
 import { selectCluster, selectScene, useAppStore, useAppStoreApi } from '../../store';
@@ -27,10 +29,16 @@ export function ClientControls() {
   const client = cluster.clients.find((c) => c.name === scene.client);
   const inCluster = client !== undefined && client.location !== 'Internet';
   const lbIP = svc?.ingress[0]?.ip;
+  // An AWS-style balancer publishes a DNS name only: the client dials the name.
+  const lbName = svc && !lbIP ? ingressHostname(svc) : undefined;
   const dials: { value: string; label: string; dial: DialTarget; disabled?: boolean }[] = [
     {
       value: 'LoadBalancer',
-      label: `load balancer IP ${lbIP ?? '<pending>'}`,
+      label: lbIP
+        ? `load balancer IP ${lbIP}`
+        : lbName
+          ? `load balancer ${lbName}`
+          : `load balancer: EXTERNAL-IP ${svc ? serviceExternalIP(svc) : '<pending>'}`,
       dial: { kind: 'LoadBalancer' },
     },
     ...cluster.nodes.map((n) => ({
@@ -70,6 +78,8 @@ export function ClientControls() {
             if (d) run(store, setDial(d.dial));
           }}
           data-testid="dial-select"
+          // A long DNS name is cut by the select's width: the whole choice on hover.
+          title={dials.find((d) => d.value === dialKey(scene.dial))?.label}
         >
           {dials.map((d) => (
             <option key={d.value} value={d.value} disabled={d.disabled}>

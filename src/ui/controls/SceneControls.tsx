@@ -9,6 +9,8 @@ import {
 } from '../../store/commands';
 import { selectCluster, selectResult, selectScene, useAppStore, useAppStoreApi } from '../../store';
 import type { SceneOptions } from '../../model/scenario/scene';
+import type { Cluster } from '../../model/scenario/cluster';
+import { ingressHostname } from '../../model/scenario/cluster';
 import { TracedPicker } from '../import/TracedPicker';
 import { ClientControls } from './ClientControls';
 import { NodeFailure } from './NodeFailure';
@@ -20,6 +22,20 @@ type Delivery = SceneOptions['delivery'];
 type Mode = NonNullable<SceneOptions['proxyMode']>;
 type Implementation = NonNullable<SceneOptions['implementation']>;
 
+/** The hostname the traced Service's balancer published instead of an IP, if that is all it published. */
+function hostnameOfTraced(
+  cluster: Cluster | undefined,
+  key: string | undefined,
+): string | undefined {
+  if (!cluster) return undefined;
+  // pickService's choice, without its throw for a key that names no Service.
+  const svc =
+    (key ? cluster.services.find((s) => `${s.namespace}/${s.name}` === key) : undefined) ??
+    cluster.services.find((s) => s.type === 'LoadBalancer') ??
+    cluster.services[0];
+  return svc && ingressHostname(svc);
+}
+
 /**
  * The toggles: each one changes the scenario's objects, and the model runs again. Compact
  * (segmented two- and three-way toggles, one row each where the legend fits) so they sit beside
@@ -30,12 +46,18 @@ export function SceneControls() {
   const scene = useAppStore(selectScene);
   const cluster = useAppStore(selectCluster);
   const serviceKey = useAppStore(selectResult)?.serviceKey;
-  const proxy = scene.ipMode === 'Proxy';
+  // A balancer that published only a DNS name (AWS) has no ipMode (the API allows it only with
+  // ip) and can only target NodePorts: kube-proxy has no rule for its address. It is a NAT
+  // balancer (resolve.ts deliverHostnameBalancersToNodePorts).
+  const hostname = hostnameOfTraced(cluster, scene.service);
+  const proxy = hostname === undefined && scene.ipMode === 'Proxy';
   // The resolved balancer's implementation: the scene's choice, else the scenario's own.
   const implementation: Implementation =
-    scene.implementation ??
-    cluster?.loadBalancers.find((l) => l.service === serviceKey)?.implementation ??
-    'NAT';
+    hostname !== undefined
+      ? 'NAT'
+      : (scene.implementation ??
+        cluster?.loadBalancers.find((l) => l.service === serviceKey)?.implementation ??
+        'NAT');
   const keepsDestination = implementation !== 'NAT';
   return (
     <div className="scene-controls">
@@ -56,11 +78,17 @@ export function SceneControls() {
         legend={<code>status.loadBalancer.ingress[].ipMode</code>}
         name="ipmode"
         value={scene.ipMode}
+        disabled={hostname !== undefined}
         options={[
           { value: 'VIP', label: 'VIP' },
           { value: 'Proxy', label: 'Proxy' },
         ]}
         onChange={(v) => run(store, setIpMode(v))}
+        note={
+          hostname !== undefined
+            ? 'No ipMode: the balancer published a hostname, and ipMode may be set only with ip.'
+            : undefined
+        }
       />
       <label className="scene-row checkbox">
         <input
@@ -77,6 +105,7 @@ export function SceneControls() {
         legend="Balancer (where the reply goes)"
         name="implementation"
         value={implementation}
+        disabled={hostname !== undefined}
         options={[
           {
             value: 'NAT',
@@ -104,13 +133,20 @@ export function SceneControls() {
           },
         ]}
         onChange={(v) => run(store, setImplementation(v))}
+        note={
+          hostname !== undefined
+            ? 'NAT: a balancer that publishes a hostname (AWS) answers through itself.'
+            : undefined
+        }
       />
       <RadioGroup<Delivery>
         variant="segmented"
         legend="Balancer delivers to"
         name="delivery"
-        value={keepsDestination ? 'LoadBalancerIP' : scene.delivery}
-        disabled={proxy || keepsDestination}
+        value={
+          hostname !== undefined ? 'NodePort' : keepsDestination ? 'LoadBalancerIP' : scene.delivery
+        }
+        disabled={proxy || keepsDestination || hostname !== undefined}
         options={[
           {
             value: 'NodePort',
@@ -126,11 +162,13 @@ export function SceneControls() {
         ]}
         onChange={(v) => run(store, setDelivery(v))}
         note={
-          proxy && !keepsDestination
-            ? 'Not used with ipMode Proxy: the balancer always proxies to the NodePort.'
-            : keepsDestination
-              ? `Always the LoadBalancer IP with ${implementation === 'DirectServerReturn' ? 'direct server return' : 'MetalLB'}: nothing rewrites the destination.`
-              : undefined
+          hostname !== undefined
+            ? 'NodePort only: kube-proxy writes rules for ingress IPs, none for the address the hostname resolves to.'
+            : proxy && !keepsDestination
+              ? 'Not used with ipMode Proxy: the balancer always proxies to the NodePort.'
+              : keepsDestination
+                ? `Always the LoadBalancer IP with ${implementation === 'DirectServerReturn' ? 'direct server return' : 'MetalLB'}: nothing rewrites the destination.`
+                : undefined
         }
       />
       <RadioGroup<Mode>

@@ -1,16 +1,21 @@
 import type { Candidate } from '../../model/trace/types';
 import type { LoadBalancerImplementation } from '../../model/k8s/objects';
 import { implementationName, isMetalLB } from '../../model/cloud/implementation';
-import type { ServiceModel } from '../../model/scenario/cluster';
+import type { LoadBalancerModel, ServiceModel } from '../../model/scenario/cluster';
+import { ingressHostname } from '../../model/scenario/cluster';
+import { serviceExternalIP } from '../../model/k8s/kubectlColumns';
 import type { SceneOptions } from '../../model/scenario/scene';
 import type { TopologyLayout } from './layout';
 import { Rect, SlotText } from './SlotText';
 import { textWidth } from './text';
+import type { TextSlot } from './text';
 import { shortName } from '../traceView';
 
 interface LbBoxProps {
   layout: TopologyLayout;
   service: ServiceModel | undefined;
+  /** The Service's balancer, for the address its DNS name resolves to (hostname-only ingress). */
+  balancer?: LoadBalancerModel | undefined;
   scene: SceneOptions;
   health: Record<string, Candidate>;
   nodePort: number;
@@ -80,6 +85,22 @@ function deliveryText(
 }
 
 /**
+ * A DNS name shortened to `w` px of text like `slot`'s: its first four characters, `…`, and as
+ * much of its end as fits (`a4f3….elb.amazonaws.com`), so the provider's domain
+ * stays readable; the whole name when it fits.
+ */
+export function fitHostname(text: string, slot: TextSlot): string {
+  const fits = (t: string) => textWidth(t, slot.size, slot.bold, slot.mono) <= slot.w;
+  if (fits(text)) return text;
+  const head = text.slice(0, 4);
+  for (let tail = text.length - 5; tail >= 4; tail--) {
+    const t = `${head}…${text.slice(text.length - tail)}`;
+    if (fits(t)) return t;
+  }
+  return `${head}…`;
+}
+
+/**
  * The cloud load balancer: its published address, ipMode, where it delivers and the health of
  * each drawn node, plus one row for the folded ones. While status.loadBalancer is empty the
  * balancer is still being provisioned: no address, no ipMode, nothing health-checked yet.
@@ -87,6 +108,7 @@ function deliveryText(
 export function LbBox({
   layout: l,
   service,
+  balancer,
   scene,
   health,
   nodePort,
@@ -96,15 +118,24 @@ export function LbBox({
 }: LbBoxProps) {
   const ingress = service?.ingress[0];
   const metallb = isMetalLB(impl);
+  // AWS's balancers publish a DNS name only: kube-proxy has no rule for it, and the balancer
+  // can only target NodePorts (see resolve.ts deliverHostnameBalancersToNodePorts).
+  const hostname = service && !ingress ? ingressHostname(service) : undefined;
+  const published = ingress !== undefined || hostname !== undefined;
   const port = service?.ports[0]?.port ?? 80;
-  const address = ingress ? `${ingress.ip}:${port}` : '';
+  const address = ingress
+    ? `${ingress.ip}:${port}`
+    : hostname !== undefined
+      ? hostname // the port goes on the DNS line: the name is long enough alone
+      : '';
+  const resolved = balancer?.address ? balancer.address : undefined;
   const [title, addr, mode, delivery, heading] = l.lb.header;
   const rotation = scene.choices.rotation !== undefined;
   return (
     <g
       className={`lb${focus.focusDecision ? ' focus' : ''}${metallb ? ' no-balancer' : ''}`}
       data-place="lb"
-      data-lb-state={ingress ? 'published' : 'pending'}
+      data-lb-state={published ? 'published' : 'pending'}
       data-implementation={impl}
     >
       <Rect className="box lb-frame" box={l.lb.box} rx={8} />
@@ -133,19 +164,45 @@ export function LbBox({
       <g className={focus.focusStatus ? 'focus-ring' : undefined}>
         {addr && (
           <SlotText
-            className={ingress ? 'detail' : 'pending'}
+            className={published ? 'detail' : 'pending'}
             at={addr}
-            text={ingress ? address : 'EXTERNAL-IP <pending>'}
+            text={
+              !published
+                ? `EXTERNAL-IP ${service ? serviceExternalIP(service) : '<pending>'}`
+                : hostname !== undefined
+                  ? fitHostname(address, addr)
+                  : address
+            }
+            {...(hostname !== undefined
+              ? {
+                  tip: `EXTERNAL-IP ${hostname}: a DNS name${resolved ? ` that resolves to ${resolved}` : ''}; the client dials port ${port} there`,
+                }
+              : {})}
+            data-lb-line="address"
           />
         )}
       </g>
-      {ingress ? (
+      {published ? (
         <>
-          {mode && <SlotText at={mode} text={`ipMode: ${ingress.ipMode}`} data-lb-line="ipmode" />}
+          {mode &&
+            (ingress ? (
+              <SlotText at={mode} text={`ipMode: ${ingress.ipMode}`} data-lb-line="ipmode" />
+            ) : (
+              <SlotText
+                at={mode}
+                text={resolved ? `DNS → ${resolved}:${port}` : 'DNS name, no IP'}
+                tip="The balancer published a DNS name and no IP, so there is no ipMode (the API allows it only with ip) and kube-proxy writes no rule for the balancer's address"
+                data-lb-line="dns"
+              />
+            ))}
           {delivery && (
             <SlotText
               at={delivery}
-              text={deliveryText(ingress.ipMode, scene.delivery, nodePort, address, impl)}
+              text={
+                ingress
+                  ? deliveryText(ingress.ipMode, scene.delivery, nodePort, address, impl)
+                  : `delivers to NodePort :${nodePort}`
+              }
               data-lb-line="delivery"
             />
           )}

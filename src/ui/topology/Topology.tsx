@@ -230,6 +230,12 @@ export function Topology({ overlay, rotationBadges = true, scale = 1 }: Topology
           <LbBox
             layout={l}
             service={service}
+            balancer={
+              service &&
+              cluster.loadBalancers.find(
+                (b) => b.service === `${service.namespace}/${service.name}`,
+              )
+            }
             scene={scene}
             health={health}
             nodePort={nodePort}
