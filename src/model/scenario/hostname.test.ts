@@ -52,9 +52,20 @@ describe('resolve: a hostname-only ingress', () => {
       applyScene(withHostname(), scene({ delivery: 'LoadBalancerIP' })),
     );
     expect(cluster.loadBalancers[0]?.delivery).toBe('NodePort');
-    expect(cluster.assumed).toEqual([
+    expect(cluster.assumed).toContain(
       `balancer web-lb delivers to the NodePort, not keeping the load-balancer IP: default/web published only the hostname ${HOST}, and kube-proxy writes rules for ingress IPs only, so no node would accept a packet still addressed to the balancer`,
-    ]);
+    );
+  });
+
+  it('a direct-server-return or MetalLB balancer behind a hostname is taken as NAT (only AWS publishes names; DSR needs a rule for the VIP)', () => {
+    for (const implementation of ['DirectServerReturn', 'MetalLB-L2', 'MetalLB-BGP'] as const) {
+      const cluster = resolveCluster(applyScene(withHostname(), scene({ implementation })));
+      expect(cluster.loadBalancers[0]?.implementation).toBe('NAT');
+      expect(cluster.loadBalancers[0]?.delivery).toBe('NodePort');
+      expect(cluster.assumed).toContain(
+        `balancer web-lb is taken as a NAT balancer, not ${implementation}: default/web published only the hostname ${HOST}, as AWS balancers do`,
+      );
+    }
   });
 });
 
