@@ -91,6 +91,16 @@ describe('text measurement (DejaVu Sans advance widths)', () => {
     expect(short.endsWith('kxz')).toBe(true);
     expect(textWidth(short, 12)).toBeLessThanOrEqual(80);
   });
+  it('a DNS node name (EKS) loses its shared domain first, never the part that tells nodes apart', () => {
+    const s = { x: 0, y: 0, w: 120, size: 12 };
+    expect(fitText('ip-192-168-12-34.ec2.internal', s)).toBe('ip-192-168-12-34…');
+    // Too narrow even for the first label: that label is shortened in its middle.
+    const narrow = fitText('ip-192-168-12-34.ec2.internal', { ...s, w: 70 });
+    expect(narrow).toMatch(/^ip-1[^…]*…[^…]*34$/);
+    expect(textWidth(narrow, 12)).toBeLessThanOrEqual(70);
+    // Addresses are not DNS names: middle-shortened as before.
+    expect(fitText('192.168.100.200', { ...s, w: 60 })).not.toMatch(/^192…$/);
+  });
 });
 
 describe('layout() of the canonical scenario', () => {

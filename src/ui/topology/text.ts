@@ -81,12 +81,28 @@ export function anchorX(s: TextSlot): number {
 }
 
 /**
- * `text` shortened in the middle with "…" (so a name's distinguishing end stays) until it fits
- * `slot`; unchanged when it fits, "" when not even "…" does.
+ * A node name that is a DNS name (`ip-192-168-12-34.ec2.internal`, EKS; or
+ * `node-1.us-central1-a.c.proj.internal`): its first label, which tells the nodes apart — the
+ * domain after it is the same for every node of a cluster. Undefined for a plain name or an
+ * address (`10.244.1.5`: its first label is digits).
+ */
+function dnsHead(text: string): string | undefined {
+  const dot = text.indexOf('.');
+  if (dot <= 0 || dot === text.length - 1) return undefined;
+  const head = text.slice(0, dot);
+  return /[a-z]/i.test(head) ? head : undefined;
+}
+
+/**
+ * `text` shortened with "…" until it fits `slot`; unchanged when it fits, "" when not even "…"
+ * does. A DNS name loses its domain first (`ip-192-168-12-34…`); any other text is shortened
+ * in the middle, so a name's distinguishing end stays (`gke-prod-…-4kxz`).
  */
 export function fitText(text: string, slot: TextSlot): string {
   const fits = (t: string) => textWidth(t, slot.size, slot.bold, slot.mono) <= slot.w;
   if (fits(text)) return text;
+  const head = dnsHead(text);
+  if (head !== undefined) return fits(`${head}…`) ? `${head}…` : fitText(head, slot);
   const chars = [...text];
   for (let keep = chars.length - 1; keep >= 1; keep--) {
     const tail = Math.ceil(keep / 2);
