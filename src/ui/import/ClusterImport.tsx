@@ -4,10 +4,24 @@
  * A load, an Apply or a reset that works closes the dialog and says so in a status line under
  * the header; one that does not keeps (or opens) the dialog with the message and the text.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
 import { ErrorBoundary } from '../ErrorBoundary';
-import { ImportBody } from './ImportPanel';
 import type { ImportApi, ImportOutcome } from './ImportPanel';
+
+// The dialog's body (the importer, its examples, the editor's text) is not needed to draw or
+// play the first view: it loads once the page is idle, or at once when the dialog opens or a
+// file is dragged in, so the first load carries only the button and the drop target.
+const ImportBody = lazy(() => import('./ImportPanel').then((m) => ({ default: m.ImportBody })));
+
+/** Runs `f` once the browser is idle (at most `ms` later). @returns a cancel function. */
+function whenIdle(f: () => void, ms: number): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(f, { timeout: ms });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(f, ms);
+  return () => clearTimeout(id);
+}
 
 /** The last import's message, shown under the header once the dialog has closed. */
 export interface ImportNotice {
@@ -96,8 +110,28 @@ export function ClusterImport({ open, onOpenChange, onNotice }: Props) {
     [onNotice, onOpenChange],
   );
 
-  const onFile = useCallback((file: File) => void api.current?.loadFile(file), []);
+  // Whether the body is mounted: false in the prerendered page and the first render (so they
+  // match), true from the first idle moment, an open or a drag.
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => whenIdle(() => setWanted(true), 2000), []);
+  // A file dropped before the body has loaded waits for it.
+  const pending = useRef<File | null>(null);
+  const onApi = useCallback(() => {
+    const file = pending.current;
+    pending.current = null;
+    if (file) void api.current?.loadFile(file);
+  }, []);
+  const onFile = useCallback((file: File) => {
+    if (api.current) void api.current.loadFile(file);
+    else {
+      pending.current = file;
+      setWanted(true);
+    }
+  }, []);
   const dragging = usePageDrop(onFile);
+  // Opened or dragged over before the idle moment: mount now, and for good (React's
+  // "adjusting state while rendering" pattern, not an effect's second render).
+  if ((open || dragging) && !wanted) setWanted(true);
 
   return (
     <>
@@ -142,7 +176,16 @@ export function ClusterImport({ open, onOpenChange, onNotice }: Props) {
           </button>
         </header>
         <ErrorBoundary name="the Your cluster panel">
-          <ImportBody onOutcome={onOutcome} apiRef={api} dragging={dragging && open} />
+          {wanted && (
+            <Suspense fallback={<p className="import-loading">Loading the importer…</p>}>
+              <ImportBody
+                onOutcome={onOutcome}
+                apiRef={api}
+                dragging={dragging && open}
+                onApi={onApi}
+              />
+            </Suspense>
+          )}
         </ErrorBoundary>
       </dialog>
       {dragging && !open && (

@@ -55,10 +55,12 @@ interface BodyProps {
   apiRef: RefObject<ImportApi | null>;
   /** A file is being dragged over the page. */
   dragging: boolean;
+  /** Called once {@link BodyProps.apiRef} holds the API (the body loads lazily: a file dropped before waits for it). */
+  onApi?: () => void;
 }
 
 /** The panel's contents: intro, actions, status, the previous-text notice and the editor. */
-export function ImportBody({ onOutcome, apiRef, dragging }: BodyProps) {
+export function ImportBody({ onOutcome, apiRef, dragging, onApi }: BodyProps) {
   const store = useAppStoreApi();
   const [open, setOpen] = useState(false);
   const [status, setStatus] = useState('');
@@ -151,10 +153,11 @@ export function ImportBody({ onOutcome, apiRef, dragging }: BodyProps) {
 
   useEffect(() => {
     apiRef.current = { loadFile };
+    onApi?.();
     return () => {
       apiRef.current = null;
     };
-  }, [apiRef, loadFile]);
+  }, [apiRef, loadFile, onApi]);
 
   const exportYaml = async () => {
     const objects = store.getState().objects;

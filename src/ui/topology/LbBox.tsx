@@ -1,6 +1,6 @@
 import type { Candidate } from '../../model/trace/types';
 import type { LoadBalancerImplementation } from '../../model/k8s/objects';
-import { implementationName, isMetalLB } from '../../model/cloud/implementation';
+import { implementationName, isMetalLB } from '../../model/cloud/replyRoute';
 import type { LoadBalancerModel, ServiceModel } from '../../model/scenario/cluster';
 import { ingressHostname } from '../../model/scenario/cluster';
 import { serviceExternalIP } from '../../model/k8s/kubectlColumns';

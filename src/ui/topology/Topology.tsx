@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useId, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { ModeRuleset } from '../../model/kube-proxy/types';
 import { toggleNodeFailure, run } from '../../store/commands';
@@ -13,13 +13,17 @@ import {
   useAppStoreApi,
 } from '../../store';
 import { lbTargetHealth } from '../traceView';
-import { implementationLine, isMetalLB } from '../../model/cloud/implementation';
+import { implementationLine, isMetalLB } from '../../model/cloud/replyRoute';
 import type { SceneResult } from '../../model';
 import { ClientShape } from './ClientShape';
 import { Defs } from './Defs';
 import type { StageIds } from './Defs';
 import { Edges } from './Edges';
-import { FoldedNodes, foldCounts } from './FoldedNodes';
+import { foldCounts } from './foldCounts';
+
+// The folded nodes' row: only clusters with more nodes than the stage draws in full have one
+// (never the three-node first view), so it loads with the first such cluster.
+const FoldedNodes = lazy(() => import('./FoldedNodes').then((m) => ({ default: m.FoldedNodes })));
 import type { TopologyLayout } from './layout';
 import { layout } from './layout';
 import { LbBox } from './LbBox';
@@ -271,21 +275,23 @@ export function Topology({ overlay, rotationBadges = true, scale = 1 }: Topology
             );
           })}
           {l.fold && counts && (
-            <FoldedNodes
-              fold={l.fold}
-              cluster={cluster}
-              counts={counts}
-              health={health}
-              rotation={rotation}
-              hasLb={hasLb}
-              failed={scene.failedNodes}
-              expanded={expanded}
-              active={activeFold}
-              hatch={ids.hatch}
-              onExpand={onExpand}
-              onToggleNode={toggle}
-              onFocusTile={onFocusTile}
-            />
+            <Suspense fallback={null}>
+              <FoldedNodes
+                fold={l.fold}
+                cluster={cluster}
+                counts={counts}
+                health={health}
+                rotation={rotation}
+                hasLb={hasLb}
+                failed={scene.failedNodes}
+                expanded={expanded}
+                active={activeFold}
+                hatch={ids.hatch}
+                onExpand={onExpand}
+                onToggleNode={toggle}
+                onFocusTile={onFocusTile}
+              />
+            </Suspense>
           )}
           {overlay?.(l)}
           {(step || firstPacket) && (
