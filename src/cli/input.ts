@@ -1,42 +1,62 @@
 /**
- * What every command shares: reading Kubernetes objects from files, and the two kinds of
- * error the CLI reports (a usage mistake, followed by the usage; a bad input file).
+ * What every command shares: reading Kubernetes objects from files through the app's own
+ * importer (the same validation, the same messages), and the two kinds of error the CLI
+ * reports (a usage mistake, followed by the usage; a bad input file).
  */
 import { readFileSync } from 'node:fs';
-import { loadObjects } from '../model/import/load';
-import { fillGaps } from '../model/import/fill';
+import { importSources, problemLine, type Source } from '../model/import/importer';
 import type { ScenarioObject } from '../model/k8s/objects';
 
 /** A mistake in the command line: the message is followed by the usage. */
 export class UsageError extends Error {}
-/** A problem with an input file: the message alone says it. */
-export class InputError extends Error {}
 
 /**
- * Reads and completes the objects of `files` (`-` is standard input).
- * @throws {UsageError} without files; {@link InputError} when a file cannot be read or parsed.
+ * A problem with the input: the message alone says it. `problems` are the validator's lines
+ * (`FILE:LINE:COLUMN: OBJECT: MESSAGE`), printed before the message.
  */
-export function readObjects(files: string[]): { objects: ScenarioObject[]; notes: string[] } {
+export class InputError extends Error {
+  constructor(
+    message: string,
+    readonly problems: readonly string[] = [],
+  ) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Reads, validates and completes the objects of `files` (`-` is standard input), as the app's
+ * "Your cluster" dialog does (`importSources`): the inputs are one cluster. Warnings, skipped
+ * kinds and assumptions are pushed to `notes` (the CLI prints them to stderr), each one line.
+ * @throws {UsageError} without files; {@link InputError} when a file cannot be read, or the
+ *   validator finds an error (`problems` lists them all), or there is nothing to trace.
+ */
+export function readObjects(files: string[], notes: string[]): ScenarioObject[] {
   if (files.length === 0) throw new UsageError('no FILE given');
-  const objects: ScenarioObject[] = [];
-  const notes: string[] = [];
+  const sources: Source[] = [];
   for (const f of files) {
-    let text: string;
     try {
-      text = readFileSync(f === '-' ? 0 : f, 'utf8');
+      sources.push({ name: f, text: readFileSync(f === '-' ? 0 : f, 'utf8') });
     } catch (e) {
       throw new InputError(`cannot read ${f}: ${(e as Error).message}`);
     }
-    try {
-      const loaded = loadObjects(text);
-      objects.push(...loaded.objects);
-      for (const s of loaded.skipped) notes.push(`${f}: skipped ${s}`);
-    } catch (e) {
-      throw new InputError(`${f}: ${(e as Error).message}`);
-    }
   }
-  const done = fillGaps(objects);
-  return { objects: done.objects, notes: [...notes, ...done.assumed.map((a) => `assumed: ${a}`)] };
+  const imported = importSources(sources);
+  const errors = imported.problems.filter((p) => p.severity === 'error').map(problemLine);
+  if (errors.length > 0)
+    throw new InputError(
+      `${plural(errors.length, 'error')} in the input (the API server would refuse it); nothing was run`,
+      errors,
+    );
+  for (const p of imported.problems) if (p.severity === 'warning') notes.push(problemLine(p));
+  for (const s of imported.skipped) notes.push(`${s.source}: skipped ${s.label}`);
+  for (const a of imported.assumed) notes.push(`assumed: ${a}`);
+  if (imported.blocked) throw new InputError(`${files.join(', ')}: ${imported.blocked}`);
+  return imported.objects;
 }
 
 /** A plain decimal whole number (`1000`; not `1e3`, `0x10`, `+5`, `1.0` or ` 7`), else undefined. */

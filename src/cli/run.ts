@@ -11,7 +11,10 @@
  *                                                   what the node's rules do to one new packet
  *
  * FILE is Kubernetes objects (YAML, multi-document YAML, JSON or a List) plus, optionally,
- * our own kinds; `-` reads standard input. Errors go to stderr with exit status 2.
+ * our own kinds; `-` reads standard input. The files are validated as the app validates them
+ * (src/model/import/importer.ts): an error is printed as `FILE:LINE:COLUMN: OBJECT: MESSAGE` on
+ * stderr with exit status 2; warnings, skipped kinds and assumptions go to stderr too, so
+ * stdout holds only the command's answer.
  */
 import { parseArgs } from 'node:util';
 import type { ScenarioObject } from '../model/k8s/objects';
@@ -22,7 +25,7 @@ import type { ProxyMode } from '../model/kube-proxy/types';
 import { trace } from '../model/trace/trace';
 import { isIPv4 } from '../model/net/ip';
 import type { Protocol } from '../model/net/ip';
-import { UsageError, readObjects, seedOf } from './input';
+import { InputError, UsageError, readObjects, seedOf } from './input';
 import { clientFor } from '../model/time/scenario';
 import { cmdStats } from './stats';
 import { cmdTimeline } from './timeline';
@@ -66,13 +69,13 @@ function requireOpt(v: string | undefined, name: string): string {
   return v;
 }
 
-function cmdRules(args: string[]): string {
+function cmdRules(args: string[], notes: string[]): string {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
     options: { node: { type: 'string' }, mode: { type: 'string' } },
   });
-  const { objects } = readObjects(positionals);
+  const objects = readObjects(positionals, notes);
   const cluster = clusterOf(objects, values.mode);
   const node = requireOpt(values.node, 'node');
   if (!cluster.nodes.some((n) => n.name === node))
@@ -83,7 +86,7 @@ function cmdRules(args: string[]): string {
   return rs.lines.map((l) => l.text).join('\n');
 }
 
-function cmdTrace(args: string[]): string {
+function cmdTrace(args: string[], notes: string[]): string {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -95,7 +98,7 @@ function cmdTrace(args: string[]): string {
     },
   });
   const seed = seedOf(values.seed);
-  const { objects, notes } = readObjects(positionals);
+  const objects = readObjects(positionals, notes);
   // An IPv4 address: a process on the node that owns it, else an Internet client there.
   const client = clientFor(objects, values.client ?? 'internet');
   const cluster = clusterOf(objects, values.mode);
@@ -107,7 +110,7 @@ function cmdTrace(args: string[]): string {
   if (values.json) return JSON.stringify({ steps: t.steps, outcome: t.outcome }, null, 2);
   const addr = (p: { src: string; sport: number; dst: string; dport: number }) =>
     `${p.src}:${p.sport} → ${p.dst}:${p.dport}`;
-  const lines = notes.map((n) => `# ${n}`);
+  const lines: string[] = [];
   for (const s of t.steps) {
     lines.push(`${String(s.index + 1).padStart(2)}. [${s.at}] ${s.narration.title}`);
     const changes = s.changed
@@ -130,7 +133,7 @@ function cmdTrace(args: string[]): string {
   return lines.join('\n');
 }
 
-function cmdFlow(args: string[]): string {
+function cmdFlow(args: string[], notes: string[]): string {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -154,7 +157,7 @@ function cmdFlow(args: string[]): string {
   const proto = (values.proto ?? 'tcp') as Protocol;
   if (!['tcp', 'udp', 'sctp'].includes(proto))
     throw new UsageError(`--proto ${proto}: must be tcp, udp or sctp`);
-  const { objects } = readObjects(positionals);
+  const objects = readObjects(positionals, notes);
   const cluster = clusterOf(objects, values.mode);
   const nodeName = requireOpt(values.node, 'node');
   const node = cluster.nodes.find((n) => n.name === nodeName);
@@ -177,7 +180,11 @@ export interface CliResult {
   status: number;
   /** Standard output, ending in a newline when not empty. */
   stdout: string;
-  /** Standard error: `datapath: <message>`, then the usage for a usage error. */
+  /**
+   * Standard error: the notes (the validator's warnings, skipped kinds, what was assumed), one
+   * per line; on failure, the validator's errors (`FILE:LINE:COLUMN: OBJECT: MESSAGE`), then
+   * `datapath: <message>`, then the usage for a usage error.
+   */
   stderr: string;
 }
 
@@ -188,23 +195,30 @@ export interface CliResult {
  */
 export function runCli(argv: string[]): CliResult {
   const [cmd, ...rest] = argv;
+  const notes: string[] = [];
+  const lines = (xs: readonly string[]) => xs.map((x) => `${x}\n`).join('');
   try {
     let out: string;
-    if (cmd === 'rules') out = cmdRules(rest);
-    else if (cmd === 'trace') out = cmdTrace(rest);
-    else if (cmd === 'flow') out = cmdFlow(rest);
-    else if (cmd === 'stats') out = cmdStats(rest);
-    else if (cmd === 'timeline') out = cmdTimeline(rest);
+    if (cmd === 'rules') out = cmdRules(rest, notes);
+    else if (cmd === 'trace') out = cmdTrace(rest, notes);
+    else if (cmd === 'flow') out = cmdFlow(rest, notes);
+    else if (cmd === 'stats') out = cmdStats(rest, notes);
+    else if (cmd === 'timeline') out = cmdTimeline(rest, notes);
     else if (cmd === undefined) return { status: 2, stdout: '', stderr: `${USAGE}\n` };
     else if (cmd === '--help' || cmd === '-h' || cmd === 'help')
       return { status: 0, stdout: `${USAGE}\n`, stderr: '' };
     else throw new UsageError(`unknown command "${cmd}"`);
-    return { status: 0, stdout: out.endsWith('\n') ? out : `${out}\n`, stderr: '' };
+    return { status: 0, stdout: out.endsWith('\n') ? out : `${out}\n`, stderr: lines(notes) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const usage =
       e instanceof UsageError ||
       String((e as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS');
-    return { status: 2, stdout: '', stderr: `datapath: ${msg}\n${usage ? `\n${USAGE}\n` : ''}` };
+    const problems = e instanceof InputError ? e.problems : [];
+    return {
+      status: 2,
+      stdout: '',
+      stderr: `${lines(notes)}${lines(problems)}datapath: ${msg}\n${usage ? `\n${USAGE}\n` : ''}`,
+    };
   }
 }

@@ -47,8 +47,11 @@ export function shareTables(s: ConnectionStats): string {
   ].join('\n');
 }
 
-/** Runs `stats`; returns the text to print. @throws {UsageError} on a bad option. */
-export function cmdStats(args: string[]): string {
+/**
+ * Runs `stats`; returns the text to print (stdout); the input's notes are pushed to `notes` (stderr).
+ * @throws {UsageError} on a bad option; {@link InputError} (./input.ts) on input the validator refuses.
+ */
+export function cmdStats(args: string[], notes: string[]): string {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -68,7 +71,7 @@ export function cmdStats(args: string[]): string {
     );
   const seed = seedOf(values.seed);
   const mode = modeOf(values.mode);
-  const { objects, notes } = readObjects(positionals);
+  const objects = readObjects(positionals, notes);
   const scene = { ...sceneFromObjects(objects, seed), ...(mode ? { proxyMode: mode } : {}) };
   const input = {
     objects,
@@ -99,7 +102,6 @@ export function cmdStats(args: string[]): string {
     return JSON.stringify(out, null, 2);
   }
   return [
-    ...notes.map((x) => `# ${x}`),
     `# ${n} new connections from ${info.client} to ${scene.service ?? ''} (externalTrafficPolicy ${scene.externalTrafficPolicy}), seed ${seed}`,
     shareTables(stats),
   ].join('\n');

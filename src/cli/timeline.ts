@@ -102,8 +102,11 @@ function probeLines(tl: Timeline, all: boolean): { at: number; text: string }[] 
   return out;
 }
 
-/** Runs `timeline`; returns the text to print. @throws {UsageError} on a bad option. */
-export function cmdTimeline(args: string[]): string {
+/**
+ * Runs `timeline`; returns the text to print (stdout); the input's notes are pushed to `notes` (stderr).
+ * @throws {UsageError} on a bad option; {@link InputError} (./input.ts) on input the validator refuses.
+ */
+export function cmdTimeline(args: string[], notes: string[]): string {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -168,7 +171,7 @@ export function cmdTimeline(args: string[]): string {
   if (hold !== undefined) workload.holdMs = hold;
   if (values.client !== undefined) workload.client = values.client;
   const horizon = dur(values.horizon, 'horizon') ?? spec.horizonMs;
-  const { objects, notes } = readObjects(positionals);
+  const objects = readObjects(positionals, notes);
   const scene = { ...sceneFromObjects(objects, seed), ...(mode ? { proxyMode: mode } : {}) };
   const input: TimelineInput = {
     objects,
@@ -222,7 +225,7 @@ export function cmdTimeline(args: string[]): string {
   }
   const hc = tl.settings.healthCheck;
   const prov = tl.settings.provisioning;
-  const lines: string[] = notes.map((x) => `# ${x}`);
+  const lines: string[] = [];
   const checks =
     prov.controller === 'cloud'
       ? `health check every ${hc.intervalSeconds} s, timeout ${hc.timeoutSeconds} s, healthy ${hc.healthyThreshold}, unhealthy ${hc.unhealthyThreshold}`

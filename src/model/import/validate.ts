@@ -45,6 +45,8 @@ export interface Problem {
   line?: number;
   /** 1-based column of the same. */
   column?: number;
+  /** The input the problem is in (a file name, `-` for standard input), when several were read together by {@link validateSources}. */
+  source?: string;
 }
 
 /** The result of {@link validateText}. */
@@ -77,6 +79,9 @@ interface Entry {
   node: YamlNode;
   checker: Checker;
   service?: ServiceFacts;
+  /** The input it came from (see {@link Problem.source}), and that input's line index. */
+  source: string | undefined;
+  lineCounter: LineCounter;
 }
 
 /** A slot in output order: a document's syntax errors, or one object's findings. */
@@ -142,13 +147,14 @@ interface Read {
 }
 
 /** The one parse of `text`: every document read once, for the checks and the loader alike. */
-function read(text: string, lineCounter: LineCounter): Read {
+function read(text: string, source: string | undefined): Read {
+  const lineCounter = new LineCounter();
   const slots: Slot[] = [];
   const skipped: string[] = [];
   let broken = false;
   for (const doc of parseAllDocuments(text, { lineCounter, logLevel: 'error' })) {
     if (doc.errors.length > 0) {
-      slots.push({ problems: syntaxProblems(doc) });
+      slots.push({ problems: syntaxProblems(doc).map((p) => withSource(p, source)) });
       broken = true;
       continue;
     }
@@ -158,7 +164,9 @@ function read(text: string, lineCounter: LineCounter): Read {
     } catch (e) {
       // e.g. an alias bomb: `toJS` refuses excessive alias expansion.
       const message = e instanceof Error ? e.message : String(e);
-      slots.push({ problems: [{ severity: 'error', object: '', path: '', message }] });
+      slots.push({
+        problems: [withSource({ severity: 'error', object: '', path: '', message }, source)],
+      });
       broken = true;
       continue;
     }
@@ -176,7 +184,19 @@ function read(text: string, lineCounter: LineCounter): Read {
         skipped.push(skippedLabel(obj));
         continue;
       }
-      slots.push({ entry: { obj, kind, label, namespace, doc, node, checker: new Checker() } });
+      slots.push({
+        entry: {
+          obj,
+          kind,
+          label,
+          namespace,
+          doc,
+          node,
+          source,
+          lineCounter,
+          checker: new Checker(),
+        },
+      });
     }
   }
   return { slots, skipped, broken };
@@ -230,7 +250,13 @@ function check(entries: Entry[]): void {
   }
 }
 
-function toProblems(e: Entry, lineCounter: LineCounter): Problem[] {
+/** `problem` with its `source` set, when there is one (a single pasted text has none). */
+function withSource(problem: Problem, source: string | undefined): Problem {
+  if (source !== undefined) problem.source = source;
+  return problem;
+}
+
+function toProblems(e: Entry): Problem[] {
   return e.checker.findings.map((f) => {
     const problem: Problem = {
       severity: f.severity,
@@ -238,33 +264,52 @@ function toProblems(e: Entry, lineCounter: LineCounter): Problem[] {
       path: f.path,
       message: f.message,
     };
-    const pos = positionOf(e.doc, e.node, f.path, lineCounter);
+    const pos = positionOf(e.doc, e.node, f.path, e.lineCounter);
     if (pos) {
       problem.line = pos.line;
       problem.column = pos.column;
     }
-    return problem;
+    return withSource(problem, e.source);
   });
 }
 
+/** One input read by {@link validateSources}: its name (a file name, `-` for stdin) and text. */
+export interface Source {
+  name: string;
+  text: string;
+}
+
+/** The result of {@link validateSources}: {@link Validated}, with what was skipped per input. */
+export interface ValidatedSources extends Validated {
+  /** What the loader skipped (see {@link ValidatedAndLoaded.skipped}), with the input it was in. */
+  skipped: { source: string; label: string }[];
+}
+
 /**
- * Validates pasted YAML or JSON and loads it, from one parse. Never throws: syntax errors, API
- * validation errors and warnings all come back as {@link Problem}s, every one at once; the
- * objects are those {@link validateText} gives and `skipped` what `loadObjects` would skip.
- * Linear in the size of the text (the cross-object checks are indexed).
+ * Validates several inputs as one cluster, from one parse each: the checks that span objects
+ * (duplicate names, NodePorts allocated twice, selectors that match no Pod) see the objects of
+ * every input, as `kubectl apply -f a.yaml -f b.yaml` sends them to one API server. Every
+ * problem carries its input's name in `source`; lines and columns are that input's. Never
+ * throws, as {@link validateAndLoad}.
  */
-export function validateAndLoad(text: string): ValidatedAndLoaded {
+export function validateSources(sources: readonly Source[]): ValidatedSources {
+  return validateAll(sources.map((s) => [s.name === '' ? undefined : s.name, s.text]));
+}
+
+function validateAll(inputs: [string | undefined, string][]): ValidatedSources {
   try {
-    const lineCounter = new LineCounter();
-    const { slots, skipped, broken } = read(text, lineCounter);
+    const reads = inputs.map(([name, text]) => ({ name, ...read(text, name) }));
+    const slots = reads.flatMap((r) => r.slots);
     const entries = slots.flatMap((s) => ('entry' in s ? [s.entry] : []));
     check(entries);
+    const broken = reads.some((r) => r.broken);
     return {
       objects: entries.map((e) => e.obj as unknown as ScenarioObject),
-      problems: slots.flatMap((s) =>
-        'entry' in s ? toProblems(s.entry, lineCounter) : s.problems,
-      ),
-      skipped: broken || entries.length === 0 ? [] : skipped,
+      problems: slots.flatMap((s) => ('entry' in s ? toProblems(s.entry) : s.problems)),
+      skipped:
+        broken || entries.length === 0
+          ? []
+          : reads.flatMap((r) => r.skipped.map((label) => ({ source: r.name ?? '', label }))),
     };
   } catch (e) {
     // Not expected (the fuzz tests look for it); a validator must not take the page down.
@@ -275,6 +320,17 @@ export function validateAndLoad(text: string): ValidatedAndLoaded {
       skipped: [],
     };
   }
+}
+
+/**
+ * Validates pasted YAML or JSON and loads it, from one parse. Never throws: syntax errors, API
+ * validation errors and warnings all come back as {@link Problem}s, every one at once; the
+ * objects are those {@link validateText} gives and `skipped` what `loadObjects` would skip.
+ * Linear in the size of the text (the cross-object checks are indexed).
+ */
+export function validateAndLoad(text: string): ValidatedAndLoaded {
+  const { objects, problems, skipped } = validateAll([[undefined, text]]);
+  return { objects, problems, skipped: skipped.map((s) => s.label) };
 }
 
 /**

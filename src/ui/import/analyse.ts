@@ -1,13 +1,12 @@
 /**
  * What the importer makes of a text: the validator's problems, the objects with their gaps
  * filled and what was assumed, and the kinds that were skipped. The text is parsed once
- * (`validateAndLoad`). Heavy (the `yaml` parser and the API-server checks), so it is only ever
+ * (`importSources`, src/model/import/importer.ts). Heavy (the `yaml` parser and the API-server checks), so it is only ever
  * reached through a dynamic `import()`, and in the browser it runs in a Web Worker
  * (./analyse.worker.ts, through ./analyseClient.ts); it stays pure and callable in-process.
  */
 import type { ScenarioObject } from '../../model';
-import { fillGaps } from '../../model/import/fill';
-import { validateAndLoad } from '../../model/import/validate';
+import { importSources } from '../../model/import/importer';
 import type { Problem } from '../../model/import/validate';
 
 export type { Problem };
@@ -31,39 +30,11 @@ export interface Analysis {
   blocked: string;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/** Validates `text` and fills its gaps; never throws. */
+/**
+ * Validates `text` and fills its gaps (`importSources`, the importer the CLI runs too); never
+ * throws.
+ */
 export function analyse(text: string): Analysis {
-  const { objects: given, problems, skipped } = validateAndLoad(text);
-  const errors = problems.filter((p) => p.severity === 'error').length;
-  const warnings = problems.length - errors;
-  let filled: { objects: ScenarioObject[]; assumed: string[] } = { objects: given, assumed: [] };
-  let blocked = '';
-  if (errors > 0) blocked = `fix the ${plural(errors, 'error')} first`;
-  else if (given.length === 0)
-    blocked = text.trim()
-      ? 'no Service, EndpointSlice, Node or Pod found'
-      : 'paste or type some manifests first';
-  else if (!given.some((o) => o.kind === 'Service')) blocked = 'there is no Service to trace';
-  if (given.length > 0) {
-    try {
-      filled = fillGaps(given);
-    } catch (e) {
-      blocked ||= `the gaps could not be filled: ${e instanceof Error ? e.message : String(e)}`;
-    }
-  }
-  return {
-    text,
-    problems,
-    errors,
-    warnings,
-    objects: filled.objects,
-    given: given.length,
-    assumed: filled.assumed,
-    skipped,
-    blocked,
-  };
+  const imported = importSources([{ name: '', text }]);
+  return { ...imported, text, skipped: imported.skipped.map((s) => s.label) };
 }
