@@ -7,6 +7,7 @@
 import type { ScenarioObject } from '../k8s/objects';
 import { fillGaps } from './fill';
 import { validateSources, type Problem, type Source } from './validate';
+import { ipv6Blocker } from './family-checks';
 
 export type { Problem, Source };
 
@@ -50,6 +51,7 @@ export function importSources(sources: readonly Source[]): Imported {
       ? 'no Service, EndpointSlice, Node or Pod found'
       : 'paste or type some manifests first';
   else if (!given.some((o) => o.kind === 'Service')) blocked = 'there is no Service to trace';
+  else blocked = ipv6Blocker(given);
   if (given.length > 0) {
     try {
       filled = fillGaps(given);

@@ -26,6 +26,7 @@ import {
 } from './service-checks';
 import { KINDS, skippedLabel } from './load';
 import { checkServiceCIDR } from './servicecidr-checks';
+import { checkIPFamilies } from './family-checks';
 
 /** One problem in the pasted text. */
 export interface Problem {
@@ -241,6 +242,7 @@ function check(entries: Entry[]): void {
     else if (e.kind === 'Node') checkNode(e.checker, e.obj);
     else if (e.kind === 'Pod') checkPod(e.checker, e.obj);
     else if (e.kind === 'ServiceCIDR') checkServiceCIDR(e.checker, e.obj);
+    checkIPFamilies(e.checker, e.kind, e.obj);
   }
   const pods = new PodFactsIndex(
     entries.filter((e) => e.kind === 'Pod').map((e) => podFacts(e.obj)),
