@@ -44,7 +44,7 @@ export function importSources(sources: readonly Source[]): Imported {
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.length - errors;
   let filled: { objects: ScenarioObject[]; assumed: string[] } = { objects: given, assumed: [] };
-  let blocked = '';
+  let blocked: string;
   if (errors > 0) blocked = `fix the ${plural(errors, 'error')} first`;
   else if (given.length === 0)
     blocked = sources.some((s) => s.text.trim())
