@@ -3,7 +3,8 @@
  * importer (the same validation, the same messages), and the two kinds of error the CLI
  * reports (a usage mistake, followed by the usage; a bad input file).
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { MAX_INPUT_CHARS } from '../model/import/bounds';
 import { importSources, problemLine, type Source } from '../model/import/importer';
 import type { ScenarioObject } from '../model/k8s/objects';
 
@@ -24,6 +25,48 @@ export class InputError extends Error {
   }
 }
 
+/** The most bytes read from one input: room for {@link MAX_INPUT_CHARS} characters of UTF-8. */
+export const MAX_INPUT_BYTES = MAX_INPUT_CHARS * 4;
+
+/**
+ * Reads `file` (`-`: standard input) as UTF-8, stopping after {@link MAX_INPUT_BYTES} bytes
+ * so a huge or endless input costs neither the time nor the memory of reading it all.
+ * @throws {InputError} when it cannot be read, or holds more than the limit.
+ */
+export function readInput(file: string): string {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let fd: number | undefined;
+  try {
+    fd = file === '-' ? 0 : openSync(file, 'r');
+    const chunk = Buffer.alloc(1 << 20);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (e) {
+        // A non-blocking stdin with nothing yet: wait for it (EAGAIN), as readFileSync(0) does.
+        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+        if ((e as NodeJS.ErrnoException).code === 'EOF') break;
+        throw e;
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_INPUT_BYTES)
+        throw new InputError(
+          `${file}: over ${MAX_INPUT_BYTES.toLocaleString('en-US')} bytes, so it was not read (the limit is ${MAX_INPUT_CHARS.toLocaleString('en-US')} characters): split it into several files`,
+        );
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`cannot read ${file}: ${(e as Error).message}`);
+  } finally {
+    if (fd !== undefined && fd !== 0) closeSync(fd);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -38,18 +81,17 @@ function plural(n: number, word: string): string {
 export function readObjects(files: string[], notes: string[]): ScenarioObject[] {
   if (files.length === 0) throw new UsageError('no FILE given');
   const sources: Source[] = [];
-  for (const f of files) {
-    try {
-      sources.push({ name: f, text: readFileSync(f === '-' ? 0 : f, 'utf8') });
-    } catch (e) {
-      throw new InputError(`cannot read ${f}: ${(e as Error).message}`);
-    }
-  }
+  for (const f of files) sources.push({ name: f, text: readInput(f) });
   const imported = importSources(sources);
-  const errors = imported.problems.filter((p) => p.severity === 'error').map(problemLine);
+  const refused = imported.problems.filter((p) => p.severity === 'error');
+  const errors = refused.map(problemLine);
+  // Syntax errors and the input bounds are kubectl's reader's refusal, not the API server's.
+  const why = refused.some((p) => p.object !== '')
+    ? ' (the API server would refuse it)'
+    : ' (it cannot be read as Kubernetes objects)';
   if (errors.length > 0)
     throw new InputError(
-      `${plural(errors.length, 'error')} in the input (the API server would refuse it); nothing was run`,
+      `${plural(errors.length, 'error')} in the input${why}; nothing was run`,
       errors,
     );
   for (const p of imported.problems) if (p.severity === 'warning') notes.push(problemLine(p));

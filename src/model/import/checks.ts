@@ -36,14 +36,29 @@ export class Checker {
   /** What was found, in the order the rules ran. */
   readonly findings: Finding[] = [];
 
-  /** Records an error at `path`. */
-  error(path: string, message: string): void {
-    this.findings.push({ severity: 'error', path, message });
+  /** `path` and message of every finding so far: two rules that see the same fault say it once. */
+  private readonly seen = new Set<string>();
+
+  private add(severity: Finding['severity'], path: string, message: string): void {
+    const key = `${path}\n${message}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.findings.push({ severity, path, message });
   }
 
-  /** Records a warning at `path`. */
+  /** Records an error at `path` (once, however many rules find it). */
+  error(path: string, message: string): void {
+    this.add('error', path, message);
+  }
+
+  /** Records a warning at `path` (once). */
   warn(path: string, message: string): void {
-    this.findings.push({ severity: 'warning', path, message });
+    this.add('warning', path, message);
+  }
+
+  /** Records a value of the wrong JSON type at `path`: `<path>: Invalid value: <v>: must be <what>`. */
+  typeError(path: string, v: unknown, what: string): void {
+    this.wrongType(path, v, what);
   }
 
   private wrongType(path: string, v: unknown, what: string): undefined {

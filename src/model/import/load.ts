@@ -4,6 +4,8 @@
  * as `kubectl get … -o yaml` prints it; kinds the model does not use are skipped and named.
  */
 import { parseAllDocuments } from 'yaml';
+import { expandedOutOfBounds, outOfBounds } from './bounds';
+import { KUBECTL_TAGS } from './yamlTags';
 import type { ScenarioObject } from '../k8s/objects';
 import { OUR_GROUP } from '../k8s/objects';
 
@@ -58,7 +60,9 @@ export function skippedLabel(o: unknown): string {
  * @throws {LoadError} on a syntax error (`line L, column C: …`) or when no object is found.
  */
 export function loadObjects(text: string): Loaded {
-  const docs = parseAllDocuments(text, { logLevel: 'error' });
+  const bounds = outOfBounds(text);
+  if (bounds) throw new LoadError(bounds.message);
+  const docs = parseAllDocuments(text, { logLevel: 'error', customTags: KUBECTL_TAGS });
   const raw: unknown[] = [];
   for (const d of Array.isArray(docs) ? docs : [docs]) {
     const err = d.errors[0];
@@ -68,7 +72,15 @@ export function loadObjects(text: string): Loaded {
         pos ? `line ${pos.line}, column ${pos.col}: ${err.message.split('\n')[0]}` : err.message,
       );
     }
-    flatten(d.toJS(), raw);
+    const value: unknown = d.toJS();
+    const expanded = expandedOutOfBounds(value);
+    if (expanded)
+      throw new LoadError(
+        expanded === 'cycle'
+          ? "an anchor's value contains itself"
+          : 'aliases nest the document too deep',
+      );
+    flatten(value, raw);
   }
   const objects: ScenarioObject[] = [];
   const skipped: string[] = [];

@@ -22,6 +22,7 @@ import {
 } from './checks';
 import {
   CIDR_DETAIL,
+  IP_DETAIL,
   duplicate,
   forbidden,
   invalid,
@@ -284,6 +285,28 @@ function checkStatus(c: Checker, svc: Obj): void {
   }
 }
 
+/**
+ * `spec.clusterIPs`, each a valid IP (`None` only first): `ValidateService` in
+ * pkg/apis/core/validation/validation.go runs `validation.IsValidIP(clusterIPsField.Index(i),
+ * ip)`. The API server fills `clusterIPs` from `clusterIP` before validating, so a bad
+ * `clusterIP` is reported as `spec.clusterIPs[0]` (placed at the `clusterIP` line). Not
+ * checked here: that `clusterIP` equals `clusterIPs[0]` when both are given.
+ */
+function checkClusterIPs(c: Checker, spec: Obj | undefined): void {
+  const listed = c.strings(spec, 'clusterIPs', 'spec.clusterIPs');
+  const single = c.str(spec, 'clusterIP', 'spec.clusterIP');
+  const values: [string, string][] =
+    listed.length > 0
+      ? listed.map(([ip, i]) => [ip, `spec.clusterIPs[${i}]`])
+      : single !== undefined && single !== ''
+        ? [[single, 'spec.clusterIP']]
+        : [];
+  values.forEach(([ip, at], i) => {
+    if (i === 0 && ip === 'None') return;
+    if (!parseIP(ip)) c.error(at, invalid(`spec.clusterIPs[${i}]`, ip, IP_DETAIL));
+  });
+}
+
 /** All API checks of one Service; returns what the warnings need. */
 export function checkService(c: Checker, svc: Obj, alloc: NodePortAllocator): ServiceFacts {
   const spec = c.obj(svc, 'spec', 'spec');
@@ -294,6 +317,7 @@ export function checkService(c: Checker, svc: Obj, alloc: NodePortAllocator): Se
       ? allocateNodePorts(c, ports, alloc)
       : new Set<number>();
   const headless = prop(spec, 'clusterIP') === 'None';
+  checkClusterIPs(c, spec);
   if (ports.length === 0 && !headless && typeText !== 'ExternalName') {
     c.error('spec.ports', required('spec.ports'));
   }

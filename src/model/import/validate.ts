@@ -27,6 +27,10 @@ import {
 import { KINDS, skippedLabel } from './load';
 import { checkServiceCIDR } from './servicecidr-checks';
 import { checkIPFamilies } from './family-checks';
+import { expandedOutOfBounds, MAX_NESTING, outOfBounds } from './bounds';
+import { checkShape, normalize } from './shapes';
+import { checkObjectMeta } from './meta-checks';
+import { KUBECTL_TAGS } from './yamlTags';
 
 /** One problem in the pasted text. */
 export interface Problem {
@@ -153,7 +157,14 @@ function read(text: string, source: string | undefined): Read {
   const slots: Slot[] = [];
   const skipped: string[] = [];
   let broken = false;
-  for (const doc of parseAllDocuments(text, { lineCounter, logLevel: 'error' })) {
+  const bounds = outOfBounds(text);
+  if (bounds) {
+    const { message, line, column } = bounds;
+    const problem: Problem = { severity: 'error', object: '', path: '', message, line, column };
+    return { slots: [{ problems: [withSource(problem, source)] }], skipped, broken: true };
+  }
+  const options = { lineCounter, logLevel: 'error' as const, customTags: KUBECTL_TAGS };
+  for (const doc of parseAllDocuments(text, options)) {
     if (doc.errors.length > 0) {
       slots.push({ problems: syntaxProblems(doc).map((p) => withSource(p, source)) });
       broken = true;
@@ -168,6 +179,19 @@ function read(text: string, source: string | undefined): Read {
       slots.push({
         problems: [withSource({ severity: 'error', object: '', path: '', message }, source)],
       });
+      broken = true;
+      continue;
+    }
+    const expanded = expandedOutOfBounds(value);
+    if (expanded) {
+      const pos = doc.contents?.range ? lineCounter.linePos(doc.contents.range[0]) : undefined;
+      const message =
+        expanded === 'cycle'
+          ? "an anchor's value contains itself (an alias inside its own anchor), so the document was not read"
+          : `aliases nest the document more than ${2 * MAX_NESTING} levels deep, so it was not read`;
+      const problem: Problem = { severity: 'error', object: '', path: '', message };
+      if (pos) Object.assign(problem, { line: pos.line, column: pos.col });
+      slots.push({ problems: [withSource(problem, source)] });
       broken = true;
       continue;
     }
@@ -243,6 +267,8 @@ function check(entries: Entry[]): void {
     else if (e.kind === 'Pod') checkPod(e.checker, e.obj);
     else if (e.kind === 'ServiceCIDR') checkServiceCIDR(e.checker, e.obj);
     checkIPFamilies(e.checker, e.kind, e.obj);
+    checkShape(e.checker, e.kind, e.obj);
+    checkObjectMeta(e.checker, e.kind, e.obj);
   }
   const pods = new PodFactsIndex(
     entries.filter((e) => e.kind === 'Pod').map((e) => podFacts(e.obj)),
@@ -306,7 +332,7 @@ function validateAll(inputs: [string | undefined, string][]): ValidatedSources {
     check(entries);
     const broken = reads.some((r) => r.broken);
     return {
-      objects: entries.map((e) => e.obj as unknown as ScenarioObject),
+      objects: entries.map((e) => normalize(e.kind, e.obj) as ScenarioObject),
       problems: slots.flatMap((s) => ('entry' in s ? toProblems(s.entry) : s.problems)),
       skipped:
         broken || entries.length === 0
