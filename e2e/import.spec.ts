@@ -373,4 +373,38 @@ test.describe('your cluster', () => {
     expect(await ui.text()).toBe(broken);
     await expect(app.topology).toContainText('aks-nodepool1-38290761-vmss');
   });
+
+  test('hostile and IPv6 input: our words at the line, the text kept, no console error', async ({
+    page,
+  }) => {
+    // Issue 14 points 7 and 8: a 3,000-level nesting used to reach the list as "Maximum call
+    // stack size exceeded"; a dual-stack Service was read as having no address.
+    await new AppPage(page).goto();
+    const ui = new ImportPanel(page);
+    await ui.open();
+    const deep = `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  x: ${'['.repeat(3000)}${']'.repeat(3000)}`;
+    await ui.paste(deep);
+    await ui.expectChecked(1);
+    const problem = ui.problems.locator('li').first();
+    await expect(problem.getByTestId('problem-message')).toContainText(
+      'nested more than 100 levels deep, so the text was not read',
+    );
+    await expect(problem.getByTestId('problem-at')).toHaveText('6:104');
+    expect((await ui.text()).startsWith('apiVersion: v1\nkind: Service')).toBe(true);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/import-too-deep.png` });
+
+    const dual = example('canonical.yaml').replace(
+      '    - 10.96.0.50\n  ipFamilies:\n    - IPv4\n  ipFamilyPolicy: SingleStack',
+      '    - 10.96.0.50\n    - fd00:10:96::50\n  ipFamilies:\n    - IPv4\n    - IPv6\n  ipFamilyPolicy: PreferDualStack',
+    );
+    expect(dual).toContain('fd00:10:96::50');
+    await ui.paste(dual);
+    await ui.expectChecked(0);
+    const warning = ui.problems.locator('li', { hasText: 'fd00:10:96::50' });
+    await expect(warning.getByTestId('problem-message')).toHaveText(
+      'spec.clusterIPs[1]: IPv6 is not modelled yet: "fd00:10:96::50" is left out; the model traces the IPv4 family',
+    );
+    await expect(ui.apply).toBeEnabled();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/import-ipv6-warning.png` });
+  });
 });
