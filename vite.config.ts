@@ -4,10 +4,19 @@ import { compileHints } from './scripts/compileHints';
 import { earlyWorkerTag } from './scripts/earlyWorkerTag';
 import { prerender } from './scripts/prerender';
 import { embedElement } from './scripts/embedElement';
+import { strictCsp, styleModAdoptedSheets } from './scripts/csp';
 
 // https://vite.dev/config/ — the vitest section lives here too (https://vitest.dev/config/).
 export default defineConfig({
-  plugins: [react(), compileHints(), earlyWorkerTag(), prerender(), embedElement()],
+  plugins: [
+    react(),
+    compileHints(),
+    earlyWorkerTag(),
+    prerender(),
+    embedElement(),
+    strictCsp(),
+    styleModAdoptedSheets(),
+  ],
   build: {
     target: 'es2022',
     // Two pages: the app, and the embed view (src/embed/, its own smaller bundle).
@@ -29,6 +38,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     environment: 'node',
+    setupFiles: ['src/testSetup.ts'],
     benchmark: {
       include: ['src/**/*.bench.ts'],
     },

@@ -11,6 +11,7 @@ import type { Locator, Page } from '@playwright/test';
 import { canonicalObjects, DEFAULT_SCENE, DEFAULT_WALKTHROUGH } from '../src/model';
 import { INITIAL_TIME } from '../src/store/timelineSlice';
 import { entryTimes, runTimeline } from '../src/store/timelineDerive';
+import LZString from 'lz-string';
 import { encodeState } from '../src/store/share/link';
 import { expect, test } from './fixtures';
 import { AppPage } from './pages/app';
@@ -39,20 +40,23 @@ const BUSIEST = TIMES.reduce(
 ).i;
 
 /** A link that opens the time view with node-1 failing at 60 s, the clock at 0. */
-const LINK = `/${encodeState({
-  v: 1,
-  scene: openingScene,
-  step: -1,
-  story: null,
-  time: {
-    view: 'time',
-    controller: 'cloud',
-    events: [FAIL],
-    healthCheck: {},
-    workload: INITIAL_TIME.workload,
-    simMs: 0,
+const LINK = `/${encodeState(
+  {
+    v: 1,
+    scene: openingScene,
+    step: -1,
+    story: null,
+    time: {
+      view: 'time',
+      controller: 'cloud',
+      events: [FAIL],
+      healthCheck: {},
+      workload: INITIAL_TIME.workload,
+      simMs: 0,
+    },
   },
-})}`;
+  LZString.compressToEncodedURIComponent,
+)}`;
 
 const present = (page: Page) => page.getByTestId('present');
 const view = (page: Page) => page.getByTestId('time-view');

@@ -6,6 +6,7 @@ import type { Timeline, TimelineEvent } from '../src/model/time/types';
 import { INITIAL_TIME } from '../src/store/timelineSlice';
 import type { TimeState } from '../src/store/types';
 import { runTimeline } from '../src/store/timelineDerive';
+import LZString from 'lz-string';
 import { encodeState } from '../src/store/share/link';
 import { expect, test } from './fixtures';
 import { AppPage } from './pages/app';
@@ -304,20 +305,23 @@ test.describe('time and failures: review rev-time', () => {
     page,
   }) => {
     // Each setting is in range, together they are not: the timeout outlasts the interval.
-    const hash = encodeState({
-      v: 1,
-      scene: openingScene,
-      step: -1,
-      story: null,
-      time: {
-        view: 'time',
-        controller: 'cloud',
-        events: [{ at: 30_000, kind: 'fail-node', node: 'node-1' }],
-        healthCheck: { intervalSeconds: 2, timeoutSeconds: 5 },
-        workload: INITIAL_TIME.workload,
-        simMs: 0,
+    const hash = encodeState(
+      {
+        v: 1,
+        scene: openingScene,
+        step: -1,
+        story: null,
+        time: {
+          view: 'time',
+          controller: 'cloud',
+          events: [{ at: 30_000, kind: 'fail-node', node: 'node-1' }],
+          healthCheck: { intervalSeconds: 2, timeoutSeconds: 5 },
+          workload: INITIAL_TIME.workload,
+          simMs: 0,
+        },
       },
-    });
+      LZString.compressToEncodedURIComponent,
+    );
     await new AppPage(page).goto(`/${hash}`);
     const tl = new TimelinePage(page);
     await expect(tl.view).toHaveAttribute('data-state', 'error');

@@ -67,6 +67,19 @@ function searchOf(el: HTMLElement): string {
   return `?${params.toString()}`;
 }
 
+/** `css` as a constructed stylesheet, or undefined where the browser cannot build one. */
+function constructedSheet(css: string): CSSStyleSheet | undefined {
+  try {
+    if (typeof CSSStyleSheet === 'undefined' || !('replaceSync' in CSSStyleSheet.prototype))
+      return undefined;
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    return sheet;
+  } catch {
+    return undefined;
+  }
+}
+
 export class LbDatapathElement extends HTMLElement {
   static observedAttributes = [...ATTRIBUTES];
 
@@ -85,8 +98,10 @@ export class LbDatapathElement extends HTMLElement {
   connectedCallback(): void {
     if (!this.shadowRoot) {
       const shadow = this.attachShadow({ mode: 'open' });
-      const style = document.createElement('style');
-      style.textContent = STYLES;
+      // A constructed stylesheet where the browser has them: a strict host CSP
+      // (`style-src 'self'`) blocks a <style> element but does not govern adopted sheets.
+      const sheet = constructedSheet(STYLES);
+      if (sheet) shadow.adoptedStyleSheets = [sheet];
       this.#container = document.createElement('div');
       // Until it mounts (it waits to be scrolled near), a line of text holds its place: a page
       // printed before then shows what belongs here, not an empty box.
@@ -95,7 +110,12 @@ export class LbDatapathElement extends HTMLElement {
       waiting.textContent =
         'LoadBalancer data path: an interactive drawing of this scene loads here.';
       this.#container.append(waiting);
-      shadow.append(style, this.#container);
+      if (sheet) shadow.append(this.#container);
+      else {
+        const style = document.createElement('style');
+        style.textContent = STYLES;
+        shadow.append(style, this.#container);
+      }
     }
     window.addEventListener('beforeprint', this.#onPrint);
     if (typeof IntersectionObserver !== 'function') return this.#mount();

@@ -12,6 +12,8 @@ export {
   validateSharedState,
 } from './link';
 export type { DecodeResult, SharedState, SharedTime } from './link';
+export { LINK_NOT_READY } from './link';
+export { compressorReady, loadCompressor, onCompressorReady } from './compress';
 export { STORAGE_KEY, browserStorage, loadSaved, saveView } from './persist';
 export type { Restored, StorageLike } from './persist';
 export {

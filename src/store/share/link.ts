@@ -7,7 +7,7 @@
  * eval, no prototype tricks, sizes and ranges bounded) and a bad link gives a reason a person
  * can read, never an exception.
  */
-import LZString from 'lz-string';
+import { compressNow, type Compress } from './compress';
 import type { ScenarioObject } from '../../model/k8s/objects';
 import { LOAD_BALANCER_IMPLEMENTATIONS } from '../../model/k8s/objects';
 import type { SceneOptions } from '../../model/scenario/scene';
@@ -97,9 +97,19 @@ export const TIME_LIMITS = {
 /** Keys that could reach an object's prototype if some code ever copied them naively. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** The view as `#s=<data>`. */
-export function encodeState(state: SharedState): string {
-  return HASH_PREFIX + LZString.compressToEncodedURIComponent(JSON.stringify(state));
+/** Said by {@link shareLink} while the compressor is still loading (./compress.ts). */
+export const LINK_NOT_READY = 'the link is still being prepared';
+
+/**
+ * The view as `#s=<data>`, compressed with `compress` (by default the loaded compressor,
+ * ./compress.ts; tests and scripts may pass lz-string's `compressToEncodedURIComponent`).
+ * @throws {Error} when no `compress` is given and the compressor has not loaded yet.
+ */
+export function encodeState(state: SharedState, compress?: Compress): string {
+  const json = JSON.stringify(state);
+  const data = compress ? compress(json) : compressNow(json);
+  if (data === undefined) throw new Error(`${LINK_NOT_READY}: await loadCompressor() first`);
+  return HASH_PREFIX + data;
 }
 
 /** Whether `state` holds more objects than a link or saved view may ({@link MAX_OBJECTS}). */
@@ -109,11 +119,12 @@ export function tooManyObjects(state: SharedState): boolean {
 
 /**
  * The view as `#s=<data>` when a link can carry it — the link is decoded again, so it is one
- * this app will open — otherwise why not (a scenario too large for a link).
+ * this app will open — otherwise why not (a scenario too large for a link; `pending` while the
+ * compressor is still loading, ./compress.ts).
  */
 export function shareLink(
   state: SharedState,
-): { ok: true; hash: string } | { ok: false; reason: string } {
+): { ok: true; hash: string } | { ok: false; reason: string; pending?: true } {
   // Known too large without writing out 10,000 Pods (seconds of main-thread work in all).
   if (tooManyObjects(state))
     return {
@@ -123,7 +134,9 @@ export function shareLink(
   const json = JSON.stringify(state);
   if (json.length > MAX_DECODED_CHARS)
     return { ok: false, reason: `the view is larger than ${MAX_DECODED_CHARS / 1000} KB` };
-  const hash = HASH_PREFIX + LZString.compressToEncodedURIComponent(json);
+  const data = compressNow(json);
+  if (data === undefined) return { ok: false, reason: LINK_NOT_READY, pending: true };
+  const hash = HASH_PREFIX + data;
   const back = decodeState(hash);
   return back.ok ? { ok: true, hash } : { ok: false, reason: back.reason };
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAppStore, useAppStoreApi } from '../../store';
-import { selectShareHash, shareLink, snapshot } from '../../store/share';
+import { loadCompressor, selectShareHash, shareLink, snapshot } from '../../store/share';
+import { useCompressorReady } from './useCompressorReady';
 import './share.css';
 
 /** This page's address without its fragment: a shared link is this plus `#s=…`. */
@@ -22,6 +23,7 @@ const COPIED_MS = 4000;
 
 /** The link, in a field to copy by hand (shown when the clipboard cannot be written). */
 function LinkField({ onClose }: { onClose: () => void }) {
+  useCompressorReady();
   const hash = useAppStore(selectShareHash);
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -63,6 +65,11 @@ export function CopyLinkButton() {
   }, [status]);
 
   const copy = async () => {
+    try {
+      await loadCompressor();
+    } catch (_) {
+      return setStatus({ kind: 'unshareable', reason: 'the link writer could not be loaded' });
+    }
     const link = shareLink(snapshot(store.getState()));
     if (!link.ok) return setStatus({ kind: 'unshareable', reason: link.reason });
     const url = baseUrl() + link.hash;

@@ -19,6 +19,7 @@ import {
   useAppStoreApi,
 } from '../../store';
 import { defaultStore, isCanonical, selectShareHash, shareLink, snapshot } from '../../store/share';
+import { useCompressorReady } from './useCompressorReady';
 import { RadioGroup } from '../controls/RadioGroup';
 import type { EmbedCodeInput } from './embedCode';
 import {
@@ -91,6 +92,7 @@ function Snippet({
 function EmbedCodeContent() {
   const [status, setStatus] = useState('');
   const store = useAppStoreApi();
+  const ready = useCompressorReady();
   const hash = useAppStore(selectShareHash);
   const scene = useAppStore(selectScene);
   const objects = useAppStore((s) => s.objects);
@@ -121,7 +123,7 @@ function EmbedCodeContent() {
     autoplay,
     description,
   };
-  const tooLarge = hash === null ? shareLink(snapshot(store.getState())) : null;
+  const tooLarge = hash === null && ready ? shareLink(snapshot(store.getState())) : null;
 
   const copy = async (which: Which, field: HTMLTextAreaElement) => {
     try {

@@ -3,6 +3,7 @@ import type { AppStore, Store } from '../../store';
 import {
   HASH_PREFIX,
   browserStorage,
+  loadCompressor,
   decodeState,
   openView,
   MAX_OBJECTS,
@@ -64,6 +65,7 @@ export function useShareSync(store: AppStore, onNotice: (text: string) => void):
   useEffect(() => {
     const storage = browserStorage();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let live = true;
     // The view (trace or time) of the link last written to the address bar.
     let writtenView = store.getState().time.view;
 
@@ -84,6 +86,14 @@ export function useShareSync(store: AppStore, onNotice: (text: string) => void):
       }
       // A view too large for a link leaves no (stale) link in the address bar.
       const link = shareLink(view);
+      // The compressor loads after the first paint (store/share/compress.ts): write the link
+      // once it is there (the view above is saved already).
+      if (!link.ok && link.pending) {
+        void loadCompressor().then(() => {
+          if (live && timer === undefined) write();
+        });
+        return;
+      }
       const hash = link.ok ? link.hash : '';
       // While the tutorial is open the address bar shows the reader's place (#/learn/…);
       // the view is still saved, and Copy link still gives its #s= link.
@@ -139,8 +149,11 @@ export function useShareSync(store: AppStore, onNotice: (text: string) => void):
 
     window.addEventListener('pagehide', flush);
     window.addEventListener('hashchange', onHashChange);
+    // Links need the compressor: fetch it now, after the first paint, not at the first change.
+    void loadCompressor().catch(() => undefined);
     return () => {
       flush();
+      live = false;
       unsubscribe();
       window.removeEventListener('pagehide', flush);
       window.removeEventListener('hashchange', onHashChange);

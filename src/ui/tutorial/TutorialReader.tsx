@@ -6,7 +6,14 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useAppStore, useAppStoreApi } from '../../store';
-import { browserStorage, decodeState, openView, selectShareHash } from '../../store/share';
+import {
+  browserStorage,
+  compressorReady,
+  decodeState,
+  loadCompressor,
+  openView,
+  selectShareHash,
+} from '../../store/share';
 import type { SharedState } from '../../store/share';
 import type { Chapter } from '../../tutorial';
 import { ChapterView } from './ChapterView';
@@ -189,6 +196,10 @@ export default function TutorialReader({ route }: { route: LearnRoute }) {
       queued = false;
       if (!live) return;
       const s = mainStore.getState();
+      if (!compressorReady()) {
+        void loadCompressor().then(save, () => undefined);
+        return;
+      }
       const view = selectShareHash(s);
       if (view) writePlace({ view, byTutorial: !holdsLearnerCluster(s) });
     };
