@@ -13,8 +13,8 @@ import type { Prepared } from './paths';
 import { analyse, clientFor, snapshot } from './scenario';
 import type { Base } from './scenario';
 import { resolveSettings } from './settings';
-import { runEngine } from './engine';
-import type { StateCluster } from './engine';
+import { runEngine } from './engine/index';
+import type { StateCluster } from './engine/index';
 import { deadNodeWindows, drawConnections, epochIndexAt, statsOf } from './connections';
 import { humanDuration } from './duration';
 import type {
