@@ -25,7 +25,7 @@ import type { DrawTable } from './pathDraw';
 import { ExpectedSums, pathAt, shareRow } from './pathSet';
 import { CLIENT_SYN_TIMEOUT_MS, ESTABLISHED_RETRANSMIT_TIMEOUT_MS } from './defaults';
 import { formatSimTime } from './duration';
-import type { Outage, PodEnd } from './engine';
+import type { Outage, PodEnd } from './engine/index';
 import type {
   ConnectionFate,
   ConnectionRecord,

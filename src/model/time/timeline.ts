@@ -11,10 +11,10 @@ import type { PathMemo } from './fastPaths';
 import type { SceneOptions } from '../scenario/scene';
 import type { Prepared } from './paths';
 import { analyse, clientFor, snapshot } from './scenario';
-import type { Base } from './scenario';
+import type { Base, SnapshotExtras } from './scenario';
 import { resolveSettings } from './settings';
-import { runEngine } from './engine';
-import type { StateCluster } from './engine';
+import { runEngine } from './engine/index';
+import type { EngineResult, StateCluster } from './engine/index';
 import { deadNodeWindows, drawConnections, epochIndexAt, statsOf } from './connections';
 import { humanDuration } from './duration';
 import type {
@@ -47,42 +47,15 @@ function baseOf(t: Timeline): Base {
 }
 
 /**
- * Runs the simulation: provisioning, health checks, the events, the control plane's
- * reactions and the workload's connections. Same input → same timeline (every draw comes
- * from generators seeded with `input.seed`, default `scene.seed`).
- * @throws {ScenarioError} when the objects do not resolve; {@link Error} on a bad setting or
- *   an event naming an unknown node.
+ * The paths of an epoch's state for a client (`key`: the epoch's JSON), computed once per state
+ * and client. Paths depend on the rotation only through the balancer's share: one resolved
+ * cluster and one memo of traced classes per state apart from the rotation and per client.
  */
-export function simulate(input: TimelineInput): Timeline {
-  const objects = structuredClone(input.objects) as ScenarioObject[];
-  const longClients = (input.workload?.longLived ?? []).map((l) => clientFor(objects, l.client));
-  const workloadClient = clientFor(objects, input.workload?.client ?? input.scene.client);
-  // `objects` is this run's own deep copy: analyse need not copy it again.
-  const { base, cluster } = analyse(
-    objects,
-    { ...input.scene, client: workloadClient },
-    undefined,
-    false,
-  );
-  const s = resolveSettings(
-    {
-      ...input,
-      workload: {
-        ...(input.workload ?? {}),
-        client: workloadClient,
-        longLived: (input.workload?.longLived ?? []).map((l, i) => ({
-          ...l,
-          client: longClients[i] ?? l.client,
-        })),
-      },
-    },
-    base,
-  );
-  const engine = runEngine(base, s);
-  const extras = { controller: s.provisioning.controller, address: engine.address };
-  // Paths depend on the rotation only through the balancer's share: one resolved cluster and
-  // one memo of traced classes per state apart from the rotation and per client, one path
-  // list per epoch and client.
+function pathsFinder(
+  base: Base,
+  engine: EngineResult,
+  extras: SnapshotExtras,
+): (key: string, state: Epoch['state'], client: string) => EntryPaths[] {
   const prepared = new Map<
     string,
     { p: Prepared; scene: SceneOptions; memos: Map<string, PathMemo> }
@@ -92,7 +65,7 @@ export function simulate(input: TimelineInput): Timeline {
   // nodes are down share every node's rules.
   const rulesByObjects = new Map<string, Prepared['rules']>();
   const pathCache = new Map<string, EntryPaths[]>();
-  const pathsOf = (key: string, state: Epoch['state'], client: string): EntryPaths[] => {
+  return (key: string, state: Epoch['state'], client: string): EntryPaths[] => {
     const ck = `${client}\n${key}`;
     let hit = pathCache.get(ck);
     if (!hit) {
@@ -138,6 +111,43 @@ export function simulate(input: TimelineInput): Timeline {
     }
     return hit;
   };
+}
+
+/**
+ * Runs the simulation: provisioning, health checks, the events, the control plane's
+ * reactions and the workload's connections. Same input → same timeline (every draw comes
+ * from generators seeded with `input.seed`, default `scene.seed`).
+ * @throws {ScenarioError} when the objects do not resolve; {@link Error} on a bad setting or
+ *   an event naming an unknown node.
+ */
+export function simulate(input: TimelineInput): Timeline {
+  const objects = structuredClone(input.objects) as ScenarioObject[];
+  const longClients = (input.workload?.longLived ?? []).map((l) => clientFor(objects, l.client));
+  const workloadClient = clientFor(objects, input.workload?.client ?? input.scene.client);
+  // `objects` is this run's own deep copy: analyse need not copy it again.
+  const { base, cluster } = analyse(
+    objects,
+    { ...input.scene, client: workloadClient },
+    undefined,
+    false,
+  );
+  const s = resolveSettings(
+    {
+      ...input,
+      workload: {
+        ...(input.workload ?? {}),
+        client: workloadClient,
+        longLived: (input.workload?.longLived ?? []).map((l, i) => ({
+          ...l,
+          client: longClients[i] ?? l.client,
+        })),
+      },
+    },
+    base,
+  );
+  const engine = runEngine(base, s);
+  const extras = { controller: s.provisioning.controller, address: engine.address };
+  const pathsOf = pathsFinder(base, engine, extras);
   const epochs: Epoch[] = engine.epochs.map((e, index) =>
     withFlatPaths({
       index,

@@ -8,8 +8,8 @@
  * - A dead node answers nothing: the probe fails when its timeout runs out.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalObjects, DEFAULT_SCENE } from '../index';
-import { simulate } from './index';
+import { canonicalObjects, DEFAULT_SCENE } from '../../index';
+import { simulate } from '../index';
 
 const HC = { intervalSeconds: 5, timeoutSeconds: 2, healthyThreshold: 2, unhealthyThreshold: 2 };
 

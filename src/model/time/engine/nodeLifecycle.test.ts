@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalObjects, DEFAULT_SCENE } from '../index';
-import type { ScenarioObject } from '../k8s/objects';
-import { simulate, stateAt } from './index';
-import { clientFor, toleratesTaint } from './scenario';
+import { canonicalObjects, DEFAULT_SCENE } from '../../index';
+import type { ScenarioObject } from '../../k8s/objects';
+import { simulate, stateAt } from '../index';
+import { clientFor, toleratesTaint } from '../scenario';
 
 /** Canonical objects with `patch` applied to node `name`'s object. */
 function withNode(

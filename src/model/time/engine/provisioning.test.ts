@@ -11,8 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalObjects, DEFAULT_SCENE } from '../index';
-import { formatSvcTable, simulate, svcRowAt } from './index';
+import { canonicalObjects, DEFAULT_SCENE } from '../../index';
+import { formatSvcTable, simulate, svcRowAt } from '../index';
 
 const PROV = {
   fromCreation: true,

@@ -6,8 +6,8 @@
  * deletion).
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalObjects, DEFAULT_SCENE } from '../index';
-import { simulate } from './index';
+import { canonicalObjects, DEFAULT_SCENE } from '../../index';
+import { simulate } from '../index';
 
 describe('kubectl drain node-3 at 10 s (grace period 30 s)', () => {
   const tl = simulate({
