@@ -12,7 +12,7 @@ export {
   validateSharedState,
 } from './link';
 export type { DecodeResult, SharedState, SharedTime } from './link';
-export { STORAGE_KEY, browserStorage, loadSaved, saveView } from './persist';
+export { STORAGE_KEY, browserStorage, loadSaved, saveView, tabStorage } from './persist';
 export type { Restored, StorageLike } from './persist';
 export {
   isCanonical,
