@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test, waitForMount } from './fixtures';
+import { SCREENSHOT_DIR, expect, test, waitForMount } from './fixtures';
 import { AppPage } from './pages/app';
 import { ClusterEditor } from './pages/editor';
 
@@ -74,6 +75,15 @@ test('a full localStorage: a notice, a download of the text, and it goes once a 
   await expect(page.getByTestId('cluster-button')).toHaveAttribute('data-draft-unsaved', 'true');
   // The saved draft is still the text from before.
   expect(await editor.savedText()).toBe('kind: Service\nmetadata:\n  name: before-full');
+  // The notice is legible and its button named (WCAG 2.x A and AA, as e2e/a11y.spec.ts).
+  const axe = await new AxeBuilder({ page })
+    .include('[data-testid="draft-notice"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual(
+    [],
+  );
+  await editor.dialog.screenshot({ path: `${SCREENSHOT_DIR}/draft-unsaved.png` });
 
   const [file] = await Promise.all([
     page.waitForEvent('download'),
