@@ -316,17 +316,6 @@ test.describe('your cluster', () => {
     expect(text.split(/^---$/m).length).toBeGreaterThan(5);
   });
 
-  test('the editor text survives a reload', async ({ page }) => {
-    await new AppPage(page).goto();
-    const ui = new ImportPanel(page);
-    await ui.open();
-    await ui.paste('kind: Service\nmetadata:\n  name: half-typed\nspec:\n  ports: [');
-    await ui.expectChecked(1);
-    await page.reload();
-    await ui.open();
-    expect(await ui.text()).toBe('kind: Service\nmetadata:\n  name: half-typed\nspec:\n  ports: [');
-  });
-
   test('Esc closes the dialog; what was typed is there when it opens again', async ({ page }) => {
     await new AppPage(page).goto();
     const ui = new ImportPanel(page);

@@ -3,7 +3,7 @@ import './worker/earlyWorker';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './ui/App';
-import { boot, browserStorage } from './store/share';
+import { boot, browserStorage, tabStorage } from './store/share';
 import { setDefaultEngine } from './store/engine';
 import { createWorkerEngine } from './worker/client';
 import { firstAnswer } from './store/firstAnswer';
@@ -28,8 +28,9 @@ function startApp(root: HTMLElement): void {
   // The model runs in a Web Worker (src/worker/): the page stays responsive on big clusters.
   setDefaultEngine(createWorkerEngine());
 
-  // A shared link (#s=…) wins, then the last view saved in this browser, then the default.
-  const start = boot(window.location.hash, browserStorage());
+  // A shared link (#s=…) wins, then the last view saved in this tab, then in this browser,
+  // then the default.
+  const start = boot(window.location.hash, browserStorage(), tabStorage());
   // The theme picked here before, kept apart from the view (store/themePref.ts).
   const kept = loadTheme(browserStorage());
   if (kept) start.store.getState().setTheme(kept);

@@ -63,7 +63,7 @@ export interface UiSlice {
   /**
    * The manifests editor's text, exactly as typed (never reformatted); null until the editor
    * first opens or a file or example is loaded. Kept outside `ui` so typing does not re-render
-   * everything that reads `ui`. Saved in the browser on its own (`editorText.ts`).
+   * everything that reads `ui`. Saved in the browser on its own, one draft per tab (`draft/`).
    */
   editorText: string | null;
   selectNode: (name: string) => void;

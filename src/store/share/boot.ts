@@ -1,6 +1,6 @@
 /**
  * Which view the app opens on: a shared link in the URL fragment first, then the last view
- * saved in the browser, then the walkthrough's first step. A link or saved view that cannot be
+ * saved in the browser (this tab's, else any tab's: `persist.ts`), then the walkthrough's first step. A link or saved view that cannot be
  * read opens the default and says why (a notice, not a console error).
  */
 import { createAppStore } from '../store';
@@ -44,8 +44,11 @@ function tryOpen(view: SharedState): AppStore | undefined {
   }
 }
 
-/** Opens the view for `hash` (the URL fragment) and `storage` (the saved view). */
-export function boot(hash: string, storage: StorageLike | undefined): Boot {
+/**
+ * Opens the view for `hash` (the URL fragment), else the saved view: this tab's own (`tab`,
+ * its sessionStorage: a reload) before the last one of any tab (`storage`, localStorage).
+ */
+export function boot(hash: string, storage: StorageLike | undefined, tab?: StorageLike): Boot {
   if (hash.startsWith(HASH_PREFIX)) {
     const decoded = decodeState(hash);
     const store = decoded.ok ? tryOpen(decoded.state) : undefined;
@@ -57,7 +60,8 @@ export function boot(hash: string, storage: StorageLike | undefined): Boot {
       badLink: true,
     };
   }
-  const saved = loadSaved(storage);
+  const own = loadSaved(tab);
+  const saved = own.kind === 'ok' ? own : loadSaved(storage);
   switch (saved.kind) {
     case 'ok': {
       const store = tryOpen(saved.state);

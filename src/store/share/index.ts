@@ -14,7 +14,7 @@ export {
 export type { DecodeResult, SharedState, SharedTime } from './link';
 export { LINK_NOT_READY } from './link';
 export { compressorReady, loadCompressor, onCompressorReady } from './compress';
-export { STORAGE_KEY, browserStorage, loadSaved, saveView } from './persist';
+export { STORAGE_KEY, browserStorage, loadSaved, saveView, tabStorage } from './persist';
 export type { Restored, StorageLike } from './persist';
 export {
   isCanonical,

@@ -76,6 +76,23 @@ describe('the saved view', () => {
     }
   });
 
+  it('saves to this tab’s sessionStorage too, and removes both copies of a view it cannot save', () => {
+    const local = fakeStorage();
+    const tab = fakeStorage();
+    expect(saveView(local, state, tab)).toBe(true);
+    expect(loadSaved(tab)).toEqual({ kind: 'ok', state });
+    expect(tab.data.get(STORAGE_KEY)).toBe(local.data.get(STORAGE_KEY));
+    const huge: SharedState = {
+      ...state,
+      objects: [{ kind: 'X', pad: 'y'.repeat(MAX_SAVED_CHARS) } as never],
+    };
+    expect(saveView(local, huge, tab)).toBe(false);
+    expect([local.data.size, tab.data.size]).toEqual([0, 0]);
+    // A full localStorage: this tab's copy still keeps the view for a reload of the tab.
+    expect(saveView(brokenStorage, state, tab)).toBe(false);
+    expect(loadSaved(tab)).toEqual({ kind: 'ok', state });
+  });
+
   it('says nothing when storage is missing or disabled, and saving reports failure', () => {
     expect(loadSaved(undefined)).toEqual({ kind: 'none' });
     expect(loadSaved(brokenStorage)).toEqual({ kind: 'none' });

@@ -1,7 +1,17 @@
 /**
- * The last view, kept in the browser (localStorage) so a reload opens where the person was.
- * Stored as JSON under a versioned key; read back through the same checks as a link. Storage
- * may be missing, disabled, full or hold anything: every access is guarded, nothing throws.
+ * The last view, kept in the browser so a reload opens where the person was. Stored as JSON
+ * under a versioned key; read back through the same checks as a link. Storage may be missing,
+ * disabled, full or hold anything: every access is guarded, nothing throws.
+ *
+ * Two tabs: each saves to localStorage (the last view of any tab: what a new tab, or the app
+ * opened again, starts from) and to its own sessionStorage (this tab's last view: what a reload
+ * of this tab opens, whatever another tab saved since). A view that fits a link is in the tab's
+ * address bar too, and a link wins over both (`boot.ts`).
+ *
+ * Older versions: format 1 is the only one so far. A saved view in a format this version does
+ * not read is not opened, and the app says why ("from an older version …", `boot.ts`); it
+ * stays in storage until a view is next saved. A later format must read this one (or migrate
+ * it), as `store/draft/drafts.ts` does for the editor's text.
  */
 import { SHARE_VERSION, tooManyObjects, validateSharedState } from './link';
 import type { SharedState } from './link';
@@ -32,6 +42,15 @@ export function browserStorage(): StorageLike | undefined {
   }
 }
 
+/** This tab's sessionStorage (its own last view), or undefined when there is none or it is blocked. */
+export function tabStorage(): StorageLike | undefined {
+  try {
+    return (globalThis.sessionStorage as Storage | undefined) ?? undefined;
+  } catch (_) {
+    return undefined;
+  }
+}
+
 /** The saved view, if there is a readable one; otherwise why it was ignored. */
 export function loadSaved(storage: StorageLike | undefined): Restored {
   if (!storage) return { kind: 'none' };
@@ -56,19 +75,11 @@ export function loadSaved(storage: StorageLike | undefined): Restored {
     : { kind: 'ignored', reason: checked.reason };
 }
 
-/**
- * Saves `state`; returns false when storage is missing, full or blocked, or the view is too
- * large. A view that cannot be saved removes the saved one, so a reload never opens an older
- * view than the last one on screen (it opens the default).
- */
-export function saveView(storage: StorageLike | undefined, state: SharedState): boolean {
+/** Writes `text` under {@link STORAGE_KEY} (null: removes it); false when not written. */
+function put(storage: StorageLike | undefined, text: string | null): boolean {
   if (!storage) return false;
   try {
-    // A view with more objects than a saved view may hold is refused unwritten (it would be
-    // refused when read, and writing out 10,000 Pods blocks the page).
-    if (tooManyObjects(state)) throw new RangeError('too many objects');
-    const text = JSON.stringify(state);
-    if (text.length <= MAX_SAVED_CHARS) {
+    if (text !== null) {
       storage.setItem(STORAGE_KEY, text);
       return true;
     }
@@ -81,4 +92,27 @@ export function saveView(storage: StorageLike | undefined, state: SharedState): 
     // Blocked: nothing more to do.
   }
   return false;
+}
+
+/**
+ * Saves `state` in `storage` (localStorage) and in `tab` (this tab's sessionStorage, when
+ * given); returns whether localStorage took it — false when it is missing, full or blocked,
+ * or the view is too large. A view that cannot be saved removes the saved one, so a reload
+ * never opens an older view than the last one on screen (it opens the default).
+ */
+export function saveView(
+  storage: StorageLike | undefined,
+  state: SharedState,
+  tab?: StorageLike,
+): boolean {
+  if (!storage && !tab) return false;
+  // A view with more objects than a saved view may hold is refused unwritten (it would be
+  // refused when read, and writing out 10,000 Pods blocks the page).
+  let text: string | null = null;
+  if (!tooManyObjects(state)) {
+    const json = JSON.stringify(state);
+    if (json.length <= MAX_SAVED_CHARS) text = json;
+  }
+  put(tab, text);
+  return put(storage, text);
 }

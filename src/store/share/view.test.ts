@@ -146,6 +146,40 @@ describe('boot: link, then saved view, then default', () => {
     }
   });
 
+  it('two tabs: a reload opens this tab’s own last view, a new tab the last of any tab', () => {
+    const local = fakeStorage();
+    const tabA = fakeStorage();
+    const tabB = fakeStorage();
+    const viewA: SharedState = { ...saved, step: 2 };
+    const viewB: SharedState = { ...saved, scene: { ...saved.scene, ipMode: 'VIP' }, step: 3 };
+    saveView(local, viewA, tabA);
+    // Tab B saves later: localStorage holds B's view now.
+    saveView(local, viewB, tabB);
+    const reloadA = boot('', local, tabA);
+    expect(reloadA.source).toBe('saved');
+    expect(reloadA.store.getState().scene.ipMode).toBe('Proxy');
+    expect(reloadA.store.getState().playback.stepIndex).toBe(2);
+    expect(boot('', local, tabB).store.getState().scene.ipMode).toBe('VIP');
+    const fresh = boot('', local, fakeStorage());
+    expect(fresh.store.getState().scene.ipMode).toBe('VIP');
+    expect(fresh.store.getState().playback.stepIndex).toBe(3);
+    // This tab's copy that cannot be read falls back to the last of any tab.
+    expect(
+      boot('', local, fakeStorage({ [STORAGE_KEY]: '{"v":1,' })).store.getState().scene.ipMode,
+    ).toBe('VIP');
+  });
+
+  it('a saved view from an older version is not opened, said why, and left in storage', () => {
+    const older = JSON.stringify({ ...saved, v: 0 });
+    const storage = fakeStorage({ [STORAGE_KEY]: older });
+    const b = boot('', storage);
+    expect(b.source).toBe('default');
+    expect(b.notice).toMatch(
+      /^Your last view could not be restored: the saved view is from an older version of this app \(format 0; this version reads format 1\)/,
+    );
+    expect(storage.getItem(STORAGE_KEY)).toBe(older);
+  });
+
   it('a saved view it cannot read is ignored with a notice', () => {
     const b = boot('', fakeStorage({ [STORAGE_KEY]: JSON.stringify({ ...saved, v: 2 }) }));
     expect(b.source).toBe('default');

@@ -129,6 +129,9 @@ export function ClusterImport({ open, onOpenChange, onNotice }: Props) {
     }
   }, []);
   const dragging = usePageDrop(onFile);
+  // The editor's text is not saved in the browser: said on the button too, so a closed dialog
+  // does not hide it.
+  const [unsaved, setUnsaved] = useState(false);
   // Opened or dragged over before the idle moment: mount now, and for good (React's
   // "adjusting state while rendering" pattern, not an effect's second render).
   if ((open || dragging) && !wanted) setWanted(true);
@@ -142,8 +145,10 @@ export function ClusterImport({ open, onOpenChange, onNotice }: Props) {
         aria-expanded={open}
         onClick={() => onOpenChange(true)}
         data-testid="cluster-button"
+        data-draft-unsaved={unsaved}
       >
         Your cluster…
+        {unsaved && <span className="cluster-unsaved"> (text not saved)</span>}
       </button>
       <dialog
         ref={dialog}
@@ -183,6 +188,7 @@ export function ClusterImport({ open, onOpenChange, onNotice }: Props) {
                 apiRef={api}
                 dragging={dragging && open}
                 onApi={onApi}
+                onUnsaved={setUnsaved}
               />
             </Suspense>
           )}

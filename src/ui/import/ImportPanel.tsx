@@ -8,12 +8,14 @@
 import { Suspense, lazy, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { useAppStoreApi } from '../../store';
-import { editorStorage, syncEditorText } from '../../store/editorText';
 import { applyImported, resetToDefault } from '../../store/importScenario';
 import { ErrorBoundary } from '../ErrorBoundary';
+import { download } from './download';
+import { DraftNotice } from './DraftNotice';
 import { ExamplePicker } from './ExamplePicker';
 import type { Example } from './examples';
 import { MAX_TEXT_BYTES, MAX_TEXT_WORDS } from './limits';
+import { useDraft } from './useDraft';
 import './import.css';
 
 const ManifestEditor = lazy(() => import('./ManifestEditor'));
@@ -39,15 +41,6 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/yaml' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 interface BodyProps {
   /** Told after each load, apply or reset, so the dialog can close on success. */
   onOutcome: (outcome: ImportOutcome) => void;
@@ -57,10 +50,12 @@ interface BodyProps {
   dragging: boolean;
   /** Called once {@link BodyProps.apiRef} holds the API (the body loads lazily: a file dropped before waits for it). */
   onApi?: () => void;
+  /** Told whether the editor's text is now not saved in the browser (the header marks it). */
+  onUnsaved?: (unsaved: boolean) => void;
 }
 
 /** The panel's contents: intro, actions, status, the previous-text notice and the editor. */
-export function ImportBody({ onOutcome, apiRef, dragging, onApi }: BodyProps) {
+export function ImportBody({ onOutcome, apiRef, dragging, onApi, onUnsaved }: BodyProps) {
   const store = useAppStoreApi();
   const [open, setOpen] = useState(false);
   const [status, setStatus] = useState('');
@@ -71,7 +66,9 @@ export function ImportBody({ onOutcome, apiRef, dragging, onApi }: BodyProps) {
   const exampleId = useId();
   const toggle = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => syncEditorText(store, editorStorage()), [store]);
+  const draft = useDraft(store);
+  const unsaved = draft.state === 'unsaved';
+  useEffect(() => onUnsaved?.(unsaved), [onUnsaved, unsaved]);
 
   /** Shows `message` here and tells the dialog. */
   const report = useCallback(
@@ -176,7 +173,13 @@ export function ImportBody({ onOutcome, apiRef, dragging, onApi }: BodyProps) {
   const onError = useCallback((message: string) => setStatus(message), []);
 
   return (
-    <div className="import-body" data-dragging={dragging}>
+    <div
+      className="import-body"
+      data-dragging={dragging}
+      // For tests: how the editor's text stands with the browser's storage (useDraft).
+      data-draft-state={draft.state}
+      data-draft-restored={draft.restored ?? ''}
+    >
       <p className="import-intro">
         Paste <code>kubectl get svc,endpointslices,pods,nodes -o yaml</code>, open a file or pick an
         example. It stays in your browser.
@@ -230,6 +233,13 @@ export function ImportBody({ onOutcome, apiRef, dragging, onApi }: BodyProps) {
       <p className="import-status" role="status" data-testid="import-status">
         {status}
       </p>
+      <DraftNotice
+        status={draft}
+        onDownload={() => {
+          download('manifests.yaml', store.getState().editorText ?? '');
+          setStatus('Downloaded the editor’s text as manifests.yaml.');
+        }}
+      />
       {replaced !== null && (
         <p className="import-replaced">
           The editor’s previous text was replaced.{' '}

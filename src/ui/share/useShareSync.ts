@@ -10,6 +10,7 @@ import {
   saveView,
   shareLink,
   snapshot,
+  tabStorage,
   timeSnapshot,
   tooManyObjects,
 } from '../../store/share';
@@ -54,7 +55,8 @@ function otherView(s: Store): SharedState {
 }
 
 /**
- * Keeps the browser in step with the view, debounced: saves it to localStorage and puts its
+ * Keeps the browser in step with the view, debounced: saves it (to localStorage, and to this
+ * tab's sessionStorage for a reload of this tab) and puts its
  * link in the address bar with `history.replaceState`, except when the view on screen switched
  * between the trace and "Time & failures": that link gets a history entry of its own
  * (`pushState`), so Back returns to the other view. A `#s=` link
@@ -64,6 +66,7 @@ function otherView(s: Store): SharedState {
 export function useShareSync(store: AppStore, onNotice: (text: string) => void): void {
   useEffect(() => {
     const storage = browserStorage();
+    const tab = tabStorage();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let live = true;
     // The view (trace or time) of the link last written to the address bar.
@@ -75,7 +78,7 @@ export function useShareSync(store: AppStore, onNotice: (text: string) => void):
     const write = () => {
       timer = undefined;
       const view = snapshot(store.getState());
-      const saved = saveView(storage, view);
+      const saved = saveView(storage, view, tab);
       // A reload would open the default scenario: say so now, not after the reload.
       const objects = store.getState().objects;
       if (!saved && storage && tooManyObjects(view) && objects !== warnedFor) {
