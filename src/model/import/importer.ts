@@ -8,6 +8,7 @@ import type { ScenarioObject } from '../k8s/objects';
 import { fillGaps } from './fill';
 import { validateSources, type Problem, type Source } from './validate';
 import { ipv6Blocker } from './family-checks';
+import { serviceCIDRsOf } from '../k8s/serviceCIDR';
 
 export type { Problem, Source };
 
@@ -59,13 +60,20 @@ export function importSources(sources: readonly Source[]): Imported {
       blocked ||= `the gaps could not be filled: ${e instanceof Error ? e.message : String(e)}`;
     }
   }
+  // The Service CIDR the model goes by (nftables' cluster-ips-check, ClusterIP allocation),
+  // listed when it is assumed: said once, even when no ClusterIP had to be allocated from it.
+  const cidr = given.length > 0 ? serviceCIDRsOf(filled.objects).assumed : undefined;
+  const assumed =
+    cidr && !filled.assumed.some((a) => a.includes(cidr))
+      ? [...filled.assumed, cidr]
+      : filled.assumed;
   return {
     problems,
     errors,
     warnings,
     objects: filled.objects,
     given: given.length,
-    assumed: filled.assumed,
+    assumed,
     skipped,
     blocked,
   };

@@ -116,7 +116,11 @@ export function HealthLanes({ compact = false }: { compact?: boolean } = {}) {
     else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       const next = nodes[lane + (e.key === 'ArrowDown' ? 1 : -1)];
       const svg = e.currentTarget.ownerSVGElement;
-      if (next && svg) svg.querySelector<SVGGElement>(`[data-lane="${next}"]`)?.focus();
+      // Compared as data, never built into a selector: a node name may hold `"` or `]`.
+      if (next !== undefined && svg)
+        [...svg.querySelectorAll<SVGGElement>('[data-lane]')]
+          .find((g) => g.dataset['lane'] === next)
+          ?.focus();
     } else if (e.key === 'Enter' && selected) seek(store, selected.at, horizon);
     // The lane keeps ← → for its probes, but Space still plays and pauses the clock.
     else if (e.key === ' ') togglePlay(store, horizon);
