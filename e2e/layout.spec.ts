@@ -239,3 +239,32 @@ test.describe('375x740', () => {
     }
   });
 });
+
+test.describe('with the tutorial open', () => {
+  for (const [width, height] of [
+    [1280, 720],
+    [1440, 900],
+  ] as const)
+    test(`${width}x${height}: the stage's narration stays inside the stage, over nothing`, async ({
+      page,
+    }) => {
+      // It spilled over the scene toggles at 1280×720: the stage's share of the height was
+      // smaller than the drawing's minimum, the playback rows and the narration together.
+      await page.setViewportSize({ width, height });
+      await page.goto('/#/learn/why-services');
+      await expect(page.locator('[data-testid="chapter"]')).toBeVisible();
+      const stage = page.locator('.trace-layout > .stage');
+      const caption = stage.locator('.stage-caption');
+      await expect(caption).toBeVisible();
+      const s = (await stage.boundingBox())!;
+      const c = (await caption.boundingBox())!;
+      expect(c.y + c.height, 'narration bottom within the stage').toBeLessThanOrEqual(
+        s.y + s.height + 0.5,
+      );
+      const scene = (await page.locator('.trace-layout .area-scene').boundingBox())!;
+      expect(c.y + c.height, 'narration above the scene toggles').toBeLessThanOrEqual(
+        scene.y + 0.5,
+      );
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/layout-reading-${width}x${height}.png` });
+    });
+});
