@@ -103,6 +103,21 @@ describe('JSON types the model reads are checked, and nulls read as Go reads the
     expect(() => runScene(imported.objects, DEFAULT_SCENE)).not.toThrow();
   });
 
+  it('a null port is a port with no number, refused at its line as the API server refuses {}', () => {
+    // Go decodes `null` in []ServicePort to ServicePort{}: port 0 fails IsValidPortNum, and a
+    // multi-port Service needs every port named (validateServicePort, validation.go).
+    const text = service('web', '  ports:\n  - null\n  - {name: http, port: 80}\n');
+    const { problems } = validateText(text);
+    expect(problems).toMatchObject([
+      { path: 'spec.ports[0].name', line: 8, message: 'spec.ports[0].name: Required value' },
+      {
+        path: 'spec.ports[0].port',
+        line: 8,
+        message: 'spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive',
+      },
+    ]);
+  });
+
   it('a __proto__ key stays a key, and pollutes nothing', () => {
     const text = service('web', '  ports: [{port: 80}]\n  __proto__: {polluted: 1}\n');
     const { objects } = validateText(text);

@@ -211,7 +211,9 @@ function read(text: string, source: string | undefined): Read {
       }
       slots.push({
         entry: {
-          obj,
+          // Checked as Go's decoder would hold it: a null list item is its zero value (so
+          // `ports: [null]` is a port with no number, reported at its line), null fields absent.
+          obj: normalize(kind, obj) as Obj,
           kind,
           label,
           namespace,
@@ -332,7 +334,7 @@ function validateAll(inputs: [string | undefined, string][]): ValidatedSources {
     check(entries);
     const broken = reads.some((r) => r.broken);
     return {
-      objects: entries.map((e) => normalize(e.kind, e.obj) as ScenarioObject),
+      objects: entries.map((e) => e.obj as unknown as ScenarioObject),
       problems: slots.flatMap((s) => ('entry' in s ? toProblems(s.entry) : s.problems)),
       skipped:
         broken || entries.length === 0
