@@ -166,184 +166,189 @@ export function HealthLanes({ compact = false }: { compact?: boolean } = {}) {
           </fieldset>
         </div>
       )}
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        className="lanes-svg"
-        role="group"
-        aria-label={`Health checks from ${seconds(from)} to ${seconds(to)}, one lane per node`}
-      >
-        <defs>
-          <pattern
-            id={`${clipId}-hatch`}
-            width="6"
-            height="6"
-            patternUnits="userSpaceOnUse"
-            patternTransform="rotate(45)"
-          >
-            <line x1="0" y1="0" x2="0" y2="6" className="lane-hatch-line" />
-          </pattern>
-          <clipPath id={`${clipId}-plot`}>
-            <rect x={LABEL_W - 8} y={0} width={W - RIGHT - LABEL_W + 16} height={H} />
-          </clipPath>
-        </defs>
-        <g className="axis" aria-hidden="true">
-          {ticks.map((t) => (
-            <g key={t}>
-              <line x1={x(t)} x2={x(t)} y1={AXIS_H - 6} y2={H} />
-              <text x={x(t)} y={AXIS_H - 9} textAnchor="middle">
-                {seconds(t)}
-              </text>
-            </g>
-          ))}
-        </g>
-        {nodes.map((node, li) => {
-          const y0 = AXIS_H + li * LANE_H;
-          const list = probesBy.get(node) ?? [];
-          const spans = rotationSpans(timeline.rotation, node, horizon, registration);
-          // Only a node that was in rotation when it died has a window (none for 0 s).
-          const mineWindows = timeline.deadNodeWindows.filter(
-            (w) =>
-              w.node === node &&
-              w.wasInRotation &&
-              (w.leftRotationAt === null || w.leftRotationAt > w.failedAt),
-          );
-          const nowSpan = spans.find((s) => s.from <= simMs && simMs < s.to) ?? spans.at(-1);
-          const nowState = nowSpan?.state;
-          const excluded =
-            controller === 'cloud' &&
-            registration.registeredAt !== null &&
-            !registration.targets.includes(node);
-          const stateText =
-            nowState === 'in'
-              ? '● in rotation'
-              : nowState === 'out'
-                ? nowSpan?.neverPassed
-                  ? '○ never passed'
-                  : '○ out of rotation'
-                : excluded
-                  ? '· not a target (label)'
-                  : '· not a target';
-          return (
-            <g
-              key={node}
-              className="lane"
-              data-lane={node}
-              data-rotation={nowState}
-              tabIndex={0}
-              data-own-keys
-              role="group"
-              aria-label={`${node}: ${plural(list.length, 'probe')}, now ${nowSpan?.neverPassed ? 'out of rotation, never passed a probe' : stateText.slice(2)}. ← → read the probes, ↑ ↓ change node, Enter moves the clock there, Space plays or pauses.`}
-              onKeyDown={onKey(node)}
-              onFocus={() => {
-                if (sel?.node !== node && list.length > 0) {
-                  const after = list.findIndex((p) => p.at > simMs);
-                  setSel({ node, i: after < 0 ? list.length - 1 : Math.max(0, after - 1) });
-                }
-              }}
+      <div className="lanes-scroll">
+        <svg
+          viewBox={`0 0 ${W} ${H}`}
+          className="lanes-svg"
+          // At least W px wide, so its 12-unit text is never drawn under 12 px: a narrow
+          // window scrolls the lanes sideways instead of shrinking them (a phone).
+          style={{ minWidth: W }}
+          role="group"
+          aria-label={`Health checks from ${seconds(from)} to ${seconds(to)}, one lane per node`}
+        >
+          <defs>
+            <pattern
+              id={`${clipId}-hatch`}
+              width="6"
+              height="6"
+              patternUnits="userSpaceOnUse"
+              patternTransform="rotate(45)"
             >
-              <rect className="lane-bg" x={0} y={y0} width={W} height={LANE_H - 4} rx={4} />
-              <text className="lane-label" x={8} y={y0 + 20}>
-                <title>{node}</title>
-                {shortName(node, LABEL_CHARS)}
-              </text>
-              <text className="lane-sub" x={8} y={y0 + 38}>
-                {stateText}
-              </text>
-              <g clipPath={`url(#${clipId}-plot)`}>
-                {spans.map((s) =>
-                  s.state === 'unregistered' || s.to < from || s.from > to ? null : (
-                    <g
-                      key={s.from}
-                      className={`band ${s.state}`}
-                      data-band={s.state}
-                      data-from={s.from}
-                    >
-                      <title>{`${s.state === 'in' ? 'In rotation' : s.neverPassed ? 'Out of rotation, never passed' : 'Out of rotation'} from t = ${seconds(s.from)}: ${s.reason}`}</title>
-                      <rect
-                        x={x(Math.max(s.from, from))}
-                        y={y0 + 5}
-                        width={Math.max(1, x(Math.min(s.to, to)) - x(Math.max(s.from, from)))}
-                        height={15}
-                        fill={s.state === 'out' ? `url(#${clipId}-hatch)` : undefined}
-                      />
-                      {x(Math.min(s.to, to)) - x(Math.max(s.from, from)) > 90 && (
-                        <text x={x(Math.max(s.from, from)) + 4} y={y0 + 16}>
-                          {s.state === 'in'
-                            ? 'in rotation'
-                            : s.neverPassed &&
-                                x(Math.min(s.to, to)) - x(Math.max(s.from, from)) > 200
-                              ? 'out of rotation — never passed'
-                              : 'out of rotation'}
-                        </text>
-                      )}
-                    </g>
-                  ),
-                )}
-                {mineWindows.map((w) => {
-                  const end = w.leftRotationAt ?? horizon;
-                  const label = `${plural(w.connectionsSent, 'new connection')} to a dead node`;
-                  // Kept inside the plot: a window near the right edge is labelled leftwards.
-                  const right = W - RIGHT - 2;
-                  const fits = x(w.failedAt) + 3 + label.length * CHAR_W <= right;
-                  return (
-                    <g key={w.failedAt} className="dead-window" data-testid="dead-window-mark">
-                      <title>{`${node} dead but still in rotation from t = ${seconds(w.failedAt)} to ${w.leftRotationAt === null ? 'the end' : `t = ${seconds(w.leftRotationAt)}`}: ${plural(w.connectionsSent, 'new connection')} sent to it`}</title>
-                      <rect
-                        x={x(w.failedAt)}
-                        y={y0 + 23}
-                        width={Math.max(2, x(end) - x(w.failedAt))}
-                        height={22}
-                      />
-                      <text
-                        x={
-                          fits
-                            ? x(w.failedAt) + 3
-                            : Math.min(right, Math.max(x(end), x(w.failedAt)))
-                        }
-                        y={y0 + 56}
-                        textAnchor={fits ? 'start' : 'end'}
-                      >
-                        {label}
-                      </text>
-                    </g>
-                  );
-                })}
-                {list.map((p, i) =>
-                  visible(p.at) ? (
-                    <Mark
-                      key={p.at}
-                      p={p}
-                      x={x(p.at)}
-                      y={y0 + 34}
-                      selected={sel?.node === node && sel.i === i}
-                    />
-                  ) : null,
-                )}
-              </g>
-            </g>
-          );
-        })}
-        <g className="event-marks" aria-hidden="true" clipPath={`url(#${clipId}-plot)`}>
-          {events.map((e, i) =>
-            visible(e.at) ? (
-              <g key={`${e.at}-${i}`} className="event-mark">
-                <line x1={x(e.at)} x2={x(e.at)} y1={AXIS_H - 4} y2={H} />
-                <text x={x(e.at) + 3} y={11 + (i % 2) * 12}>
-                  {`${eventGlyph(e)} ${eventText(e)}`}
+              <line x1="0" y1="0" x2="0" y2="6" className="lane-hatch-line" />
+            </pattern>
+            <clipPath id={`${clipId}-plot`}>
+              <rect x={LABEL_W - 8} y={0} width={W - RIGHT - LABEL_W + 16} height={H} />
+            </clipPath>
+          </defs>
+          <g className="axis" aria-hidden="true">
+            {ticks.map((t) => (
+              <g key={t}>
+                <line x1={x(t)} x2={x(t)} y1={AXIS_H - 6} y2={H} />
+                <text x={x(t)} y={AXIS_H - 9} textAnchor="middle">
+                  {seconds(t)}
                 </text>
               </g>
-            ) : null,
-          )}
-        </g>
-        <line
-          className="cursor"
-          x1={cursorX}
-          x2={cursorX}
-          y1={AXIS_H - 8}
-          y2={H}
-          aria-hidden="true"
-        />
-      </svg>
+            ))}
+          </g>
+          {nodes.map((node, li) => {
+            const y0 = AXIS_H + li * LANE_H;
+            const list = probesBy.get(node) ?? [];
+            const spans = rotationSpans(timeline.rotation, node, horizon, registration);
+            // Only a node that was in rotation when it died has a window (none for 0 s).
+            const mineWindows = timeline.deadNodeWindows.filter(
+              (w) =>
+                w.node === node &&
+                w.wasInRotation &&
+                (w.leftRotationAt === null || w.leftRotationAt > w.failedAt),
+            );
+            const nowSpan = spans.find((s) => s.from <= simMs && simMs < s.to) ?? spans.at(-1);
+            const nowState = nowSpan?.state;
+            const excluded =
+              controller === 'cloud' &&
+              registration.registeredAt !== null &&
+              !registration.targets.includes(node);
+            const stateText =
+              nowState === 'in'
+                ? '● in rotation'
+                : nowState === 'out'
+                  ? nowSpan?.neverPassed
+                    ? '○ never passed'
+                    : '○ out of rotation'
+                  : excluded
+                    ? '· not a target (label)'
+                    : '· not a target';
+            return (
+              <g
+                key={node}
+                className="lane"
+                data-lane={node}
+                data-rotation={nowState}
+                tabIndex={0}
+                data-own-keys
+                role="group"
+                aria-label={`${node}: ${plural(list.length, 'probe')}, now ${nowSpan?.neverPassed ? 'out of rotation, never passed a probe' : stateText.slice(2)}. ← → read the probes, ↑ ↓ change node, Enter moves the clock there, Space plays or pauses.`}
+                onKeyDown={onKey(node)}
+                onFocus={() => {
+                  if (sel?.node !== node && list.length > 0) {
+                    const after = list.findIndex((p) => p.at > simMs);
+                    setSel({ node, i: after < 0 ? list.length - 1 : Math.max(0, after - 1) });
+                  }
+                }}
+              >
+                <rect className="lane-bg" x={0} y={y0} width={W} height={LANE_H - 4} rx={4} />
+                <text className="lane-label" x={8} y={y0 + 20}>
+                  <title>{node}</title>
+                  {shortName(node, LABEL_CHARS)}
+                </text>
+                <text className="lane-sub" x={8} y={y0 + 38}>
+                  {stateText}
+                </text>
+                <g clipPath={`url(#${clipId}-plot)`}>
+                  {spans.map((s) =>
+                    s.state === 'unregistered' || s.to < from || s.from > to ? null : (
+                      <g
+                        key={s.from}
+                        className={`band ${s.state}`}
+                        data-band={s.state}
+                        data-from={s.from}
+                      >
+                        <title>{`${s.state === 'in' ? 'In rotation' : s.neverPassed ? 'Out of rotation, never passed' : 'Out of rotation'} from t = ${seconds(s.from)}: ${s.reason}`}</title>
+                        <rect
+                          x={x(Math.max(s.from, from))}
+                          y={y0 + 5}
+                          width={Math.max(1, x(Math.min(s.to, to)) - x(Math.max(s.from, from)))}
+                          height={15}
+                          fill={s.state === 'out' ? `url(#${clipId}-hatch)` : undefined}
+                        />
+                        {x(Math.min(s.to, to)) - x(Math.max(s.from, from)) > 90 && (
+                          <text x={x(Math.max(s.from, from)) + 4} y={y0 + 16}>
+                            {s.state === 'in'
+                              ? 'in rotation'
+                              : s.neverPassed &&
+                                  x(Math.min(s.to, to)) - x(Math.max(s.from, from)) > 200
+                                ? 'out of rotation — never passed'
+                                : 'out of rotation'}
+                          </text>
+                        )}
+                      </g>
+                    ),
+                  )}
+                  {mineWindows.map((w) => {
+                    const end = w.leftRotationAt ?? horizon;
+                    const label = `${plural(w.connectionsSent, 'new connection')} to a dead node`;
+                    // Kept inside the plot: a window near the right edge is labelled leftwards.
+                    const right = W - RIGHT - 2;
+                    const fits = x(w.failedAt) + 3 + label.length * CHAR_W <= right;
+                    return (
+                      <g key={w.failedAt} className="dead-window" data-testid="dead-window-mark">
+                        <title>{`${node} dead but still in rotation from t = ${seconds(w.failedAt)} to ${w.leftRotationAt === null ? 'the end' : `t = ${seconds(w.leftRotationAt)}`}: ${plural(w.connectionsSent, 'new connection')} sent to it`}</title>
+                        <rect
+                          x={x(w.failedAt)}
+                          y={y0 + 23}
+                          width={Math.max(2, x(end) - x(w.failedAt))}
+                          height={22}
+                        />
+                        <text
+                          x={
+                            fits
+                              ? x(w.failedAt) + 3
+                              : Math.min(right, Math.max(x(end), x(w.failedAt)))
+                          }
+                          y={y0 + 56}
+                          textAnchor={fits ? 'start' : 'end'}
+                        >
+                          {label}
+                        </text>
+                      </g>
+                    );
+                  })}
+                  {list.map((p, i) =>
+                    visible(p.at) ? (
+                      <Mark
+                        key={p.at}
+                        p={p}
+                        x={x(p.at)}
+                        y={y0 + 34}
+                        selected={sel?.node === node && sel.i === i}
+                      />
+                    ) : null,
+                  )}
+                </g>
+              </g>
+            );
+          })}
+          <g className="event-marks" aria-hidden="true" clipPath={`url(#${clipId}-plot)`}>
+            {events.map((e, i) =>
+              visible(e.at) ? (
+                <g key={`${e.at}-${i}`} className="event-mark">
+                  <line x1={x(e.at)} x2={x(e.at)} y1={AXIS_H - 4} y2={H} />
+                  <text x={x(e.at) + 3} y={11 + (i % 2) * 12}>
+                    {`${eventGlyph(e)} ${eventText(e)}`}
+                  </text>
+                </g>
+              ) : null,
+            )}
+          </g>
+          <line
+            className="cursor"
+            x1={cursorX}
+            x2={cursorX}
+            y1={AXIS_H - 8}
+            y2={H}
+            aria-hidden="true"
+          />
+        </svg>
+      </div>
       <p className="lane-caption" aria-live="polite" data-testid="probe-caption">
         {selected
           ? probeSentence(selected, hc.unhealthyThreshold)
