@@ -12,6 +12,24 @@ import type { ScenarioObject } from '../../model/k8s/objects';
 import { LOAD_BALANCER_IMPLEMENTATIONS } from '../../model/k8s/objects';
 import type { SceneOptions } from '../../model/scenario/scene';
 import type { ControllerKind, HealthCheckSettings, TimelineEvent } from '../../model/time/types';
+// The time model's input format and bounds: two modules that import nothing, so this stays
+// out of the time model's chunk.
+import {
+  HEALTH_CHECK_RANGES,
+  MAX_EVENTS,
+  MAX_NAME_CHARS,
+  MAX_SIM_MS,
+  VIEW_WORKLOAD_RANGES,
+} from '../../model/time/limits';
+import {
+  CLUSTER_HEALTH_CHECK_TARGETS,
+  CONTROLLER_KINDS,
+  EVENT_KINDS,
+  EVENT_SPECS,
+  MAX_EVENT_JSON_CHARS,
+  makeEvent,
+} from '../../model/time/registry';
+import type { EventArg } from '../../model/time/registry';
 // The story's template: as many steps as the bound walkthrough, without binding it at load.
 import { NODEPORT_TO_LOADBALANCER_STORY as DEFAULT_WALKTHROUGH } from '../../model/walkthrough/nodePortToLoadBalancer';
 import type { TimeWorkload } from '../types';
@@ -59,8 +77,26 @@ export type ValidateResult = DecodeResult;
 /** The fragment's prefix. */
 export const HASH_PREFIX = '#s=';
 
-/** At most this many characters of JSON once decompressed (200 KB). */
-export const MAX_DECODED_CHARS = 200_000;
+/**
+ * At most this many characters of JSON for the view apart from the time view's scheduled events
+ * (200 KB): the objects, the scene and the rest. A view over it gets no link ("the view is larger
+ * than 200 KB"); it is still saved in the browser (./persist.ts).
+ */
+export const MAX_VIEW_CHARS = 200_000;
+/**
+ * Room for the time view's scheduled events on top of {@link MAX_VIEW_CHARS}: the model's
+ * {@link MAX_EVENTS} (1,000) events of the longest kind at their widest
+ * ({@link MAX_EVENT_JSON_CHARS}, 359 characters: a `kill-pod` at 24 h naming a 317-character
+ * `namespace/name`), each with its comma: 360,000 characters. So a link carries every run the
+ * model accepts, whatever its events, beside a view that fits 200 KB (issue 16: it once allowed
+ * 200 events against the model's 1,000, and a view with 201 got no link).
+ */
+export const MAX_EVENTS_CHARS = MAX_EVENTS * (MAX_EVENT_JSON_CHARS + 1);
+/**
+ * At most this many characters of JSON once decompressed: {@link MAX_VIEW_CHARS} +
+ * {@link MAX_EVENTS_CHARS} (560 KB). The bounded decompressor stops there (./lz.ts).
+ */
+export const MAX_DECODED_CHARS = MAX_VIEW_CHARS + MAX_EVENTS_CHARS;
 /**
  * At most this many characters in the link's data. lz-string writes 6 bits per character, and
  * up to about 5 characters per input character on text that does not compress; reading is
@@ -68,32 +104,13 @@ export const MAX_DECODED_CHARS = 200_000;
  */
 export const MAX_ENCODED_CHARS = 1_000_000;
 /** Longest name (a Kubernetes name is at most 253 characters) or `ip:port` accepted. */
-const MAX_NAME = 253;
+const MAX_NAME = MAX_NAME_CHARS;
 const MAX_FAILED_NODES = 1_000;
 /** Objects a link or saved view may hold (more are refused when one is read). */
 export const MAX_OBJECTS = 5_000;
 const MAX_DEPTH = 64;
 const MAX_STEP = 100_000;
 const MAX_SEED = 2 ** 53 - 1;
-/**
- * Bounds of the time view's fields, as the view's forms and the model allow them: times up to
- * 24 h (`MAX_SIM_MS` in src/model/time/settings.ts), up to 100 replicas (`MAX_REPLICAS`),
- * 1–100,000 connections (`MAX_CONNECTIONS`), opened over 1–3,600 s and held 0–3,600 s, a
- * seed up to 2³¹ − 1; health checks in the ranges Google Cloud's API accepts (interval and
- * timeout 1–300 s, thresholds 1–10). Kept here as numbers so the initial bundle does not load
- * the time model; a unit test checks they equal the model's.
- */
-export const TIME_LIMITS = {
-  maxSimMs: 24 * 3_600_000,
-  maxEvents: 200,
-  maxReplicas: 100,
-  maxConnections: 100_000,
-  maxPeriodMs: 3_600_000,
-  maxHoldMs: 3_600_000,
-  maxWorkloadSeed: 2 ** 31 - 1,
-  maxHealthSeconds: 300,
-  maxThreshold: 10,
-} as const;
 /** Keys that could reach an object's prototype if some code ever copied them naively. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -131,14 +148,34 @@ export function shareLink(
       ok: false,
       reason: `the view has more than ${MAX_OBJECTS.toLocaleString('en-US')} objects`,
     };
+  const events = state.time?.events ?? [];
+  if (events.length > MAX_EVENTS) return { ok: false, reason: tooManyEvents() };
   const json = JSON.stringify(state);
-  if (json.length > MAX_DECODED_CHARS)
-    return { ok: false, reason: `the view is larger than ${MAX_DECODED_CHARS / 1000} KB` };
+  const size = sizeProblem(json.length, events, 'the view');
+  if (size) return { ok: false, reason: size };
   const data = compressNow(json);
   if (data === undefined) return { ok: false, reason: LINK_NOT_READY, pending: true };
   const hash = HASH_PREFIX + data;
   const back = decodeState(hash);
   return back.ok ? { ok: true, hash } : { ok: false, reason: back.reason };
+}
+
+/** Why `time.events` is refused when it holds more than the model's {@link MAX_EVENTS}. */
+function tooManyEvents(): string {
+  return `time.events has more than ${MAX_EVENTS.toLocaleString('en-US')} entries, the most one run of the time model may hold`;
+}
+
+/**
+ * Why a view of `chars` characters of JSON, holding `events`, is too large for a link; null when
+ * it is not. `what` starts the message ("the view", "the view in the link").
+ */
+function sizeProblem(chars: number, events: readonly TimelineEvent[], what: string): string | null {
+  const eventChars = events.length === 0 ? 0 : JSON.stringify(events).length;
+  if (chars - eventChars > MAX_VIEW_CHARS)
+    return `${what} is larger than ${MAX_VIEW_CHARS / 1000} KB`;
+  if (chars > MAX_DECODED_CHARS)
+    return `${what} is larger than ${MAX_DECODED_CHARS / 1000} KB with its scheduled events`;
+  return null;
 }
 
 const DAMAGED =
@@ -196,7 +233,14 @@ function decode(hash: string): DecodeResult {
   } catch (_) {
     return { ok: false, reason: DAMAGED };
   }
-  return validateSharedState(value, 'the link');
+  const checked = validateSharedState(value, 'the link');
+  if (!checked.ok) return checked;
+  const size = sizeProblem(
+    unpacked.text.length,
+    checked.state.time?.events ?? [],
+    'the view in the link',
+  );
+  return size ? { ok: false, reason: size } : checked;
 }
 
 // ---- validation ----
@@ -242,10 +286,10 @@ function oneOf<T extends string>(value: unknown, options: readonly T[], path: st
   return fail(`${path} must be one of ${options.join(', ')}`);
 }
 
-function name(value: unknown, path: string): string {
+function name(value: unknown, path: string, max = MAX_NAME): string {
   if (typeof value !== 'string') return fail(`${path} must be a string`);
-  if (value.length === 0 || value.length > MAX_NAME)
-    return fail(`${path} must be 1 to ${MAX_NAME} characters long`);
+  if (value.length === 0 || value.length > max)
+    return fail(`${path} must be 1 to ${max} characters long`);
   return value;
 }
 
@@ -437,44 +481,22 @@ function validate(value: unknown, what: string): SharedState {
   return state;
 }
 
-const NODE_EVENTS = [
-  'fail-node',
-  'restore-node',
-  'drain-node',
-  'uncordon-node',
-  'scale-down-node',
-] as const;
-
+/** One scheduled event, checked as the time model's registry says (src/model/time/registry.ts). */
 function eventOf(value: unknown, path: string): TimelineEvent {
   if (!isPlainObject(value)) return fail(`${path} must be an object`);
-  const kind = oneOf(
-    own(value, 'kind'),
-    [...NODE_EVENTS, 'kill-pod', 'scale', 'set-policy'],
-    `${path}.kind`,
-  );
-  const at = integer(own(value, 'at'), 0, TIME_LIMITS.maxSimMs, `${path}.at`);
-  if (kind === 'kill-pod') {
-    onlyKeys(value, ['at', 'kind', 'pod'], path);
-    return { at, kind, pod: name(own(value, 'pod'), `${path}.pod`) };
-  }
-  if (kind === 'scale') {
-    onlyKeys(value, ['at', 'kind', 'replicas'], path);
-    return {
-      at,
-      kind,
-      replicas: integer(own(value, 'replicas'), 0, TIME_LIMITS.maxReplicas, `${path}.replicas`),
-    };
-  }
-  if (kind === 'set-policy') {
-    onlyKeys(value, ['at', 'kind', 'policy'], path);
-    return {
-      at,
-      kind,
-      policy: oneOf(own(value, 'policy'), ['Cluster', 'Local'], `${path}.policy`),
-    };
-  }
-  onlyKeys(value, ['at', 'kind', 'node'], path);
-  return { at, kind, node: name(own(value, 'node'), `${path}.node`) };
+  const kind = oneOf(own(value, 'kind'), EVENT_KINDS, `${path}.kind`);
+  const at = integer(own(value, 'at'), 0, MAX_SIM_MS, `${path}.at`);
+  const { field, arg } = EVENT_SPECS[kind];
+  onlyKeys(value, ['at', 'kind', field], path);
+  const raw = own(value, field);
+  const where = `${path}.${field}`;
+  const checked =
+    arg.type === 'name'
+      ? name(raw, where, arg.maxChars)
+      : arg.type === 'int'
+        ? integer(raw, arg.min, arg.max, where)
+        : oneOf(raw, arg.options, where);
+  return makeEvent(kind, at, checked as EventArg<typeof kind>) as TimelineEvent;
 }
 
 function healthCheckOf(value: unknown): Partial<HealthCheckSettings> {
@@ -492,15 +514,19 @@ function healthCheckOf(value: unknown): Partial<HealthCheckSettings> {
     path,
   );
   const out: Partial<HealthCheckSettings> = {};
-  for (const k of ['intervalSeconds', 'timeoutSeconds'] as const)
-    if (has(value, k))
-      out[k] = integer(own(value, k), 1, TIME_LIMITS.maxHealthSeconds, `${path}.${k}`);
-  for (const k of ['healthyThreshold', 'unhealthyThreshold'] as const)
-    if (has(value, k)) out[k] = integer(own(value, k), 1, TIME_LIMITS.maxThreshold, `${path}.${k}`);
+  for (const k of [
+    'intervalSeconds',
+    'timeoutSeconds',
+    'healthyThreshold',
+    'unhealthyThreshold',
+  ] as const) {
+    const { min, max } = HEALTH_CHECK_RANGES[k];
+    if (has(value, k)) out[k] = integer(own(value, k), min, max, `${path}.${k}`);
+  }
   if (has(value, 'clusterTarget'))
     out.clusterTarget = oneOf(
       own(value, 'clusterTarget'),
-      ['healthz', 'nodePort'],
+      CLUSTER_HEALTH_CHECK_TARGETS,
       `${path}.clusterTarget`,
     );
   return out;
@@ -510,11 +536,12 @@ function workloadOf(value: unknown): TimeWorkload {
   const path = 'time.workload';
   if (!isPlainObject(value)) return fail(`${path} must be an object`);
   onlyKeys(value, ['count', 'periodMs', 'holdMs', 'seed', 'client', 'longLivedClient'], path);
+  const r = VIEW_WORKLOAD_RANGES;
   const w: TimeWorkload = {
-    count: integer(own(value, 'count'), 1, TIME_LIMITS.maxConnections, `${path}.count`),
-    periodMs: integer(own(value, 'periodMs'), 1, TIME_LIMITS.maxPeriodMs, `${path}.periodMs`),
-    holdMs: integer(own(value, 'holdMs'), 0, TIME_LIMITS.maxHoldMs, `${path}.holdMs`),
-    seed: integer(own(value, 'seed'), 0, TIME_LIMITS.maxWorkloadSeed, `${path}.seed`),
+    count: integer(own(value, 'count'), r.count.min, r.count.max, `${path}.count`),
+    periodMs: integer(own(value, 'periodMs'), r.periodMs.min, r.periodMs.max, `${path}.periodMs`),
+    holdMs: integer(own(value, 'holdMs'), r.holdMs.min, r.holdMs.max, `${path}.holdMs`),
+    seed: integer(own(value, 'seed'), r.seed.min, r.seed.max, `${path}.seed`),
   };
   if (has(value, 'client')) w.client = name(own(value, 'client'), `${path}.client`);
   if (has(value, 'longLivedClient'))
@@ -527,14 +554,13 @@ function timeOf(value: unknown): SharedTime {
   onlyKeys(value, ['view', 'controller', 'events', 'healthCheck', 'workload', 'simMs'], 'time');
   const events = own(value, 'events');
   if (!Array.isArray(events)) return fail('time.events must be a list');
-  if (events.length > TIME_LIMITS.maxEvents)
-    fail(`time.events has more than ${TIME_LIMITS.maxEvents} entries`);
+  if (events.length > MAX_EVENTS) fail(tooManyEvents());
   return {
     view: oneOf(own(value, 'view'), ['time'], 'time.view'),
-    controller: oneOf(own(value, 'controller'), ['cloud', 'none', 'metallb-l2'], 'time.controller'),
+    controller: oneOf(own(value, 'controller'), CONTROLLER_KINDS, 'time.controller'),
     events: events.map((e, i) => eventOf(e, `time.events[${i}]`)),
     healthCheck: healthCheckOf(own(value, 'healthCheck')),
     workload: workloadOf(own(value, 'workload')),
-    simMs: integer(own(value, 'simMs'), 0, TIME_LIMITS.maxSimMs, 'time.simMs'),
+    simMs: integer(own(value, 'simMs'), 0, MAX_SIM_MS, 'time.simMs'),
   };
 }
