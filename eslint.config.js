@@ -142,4 +142,23 @@ export default defineConfig([
       ],
     },
   },
+  // The time model's input format and bounds are read by the share link in the initial bundle:
+  // they import nothing (registry.ts only limits.ts), so reading them never loads the time model.
+  {
+    files: ['src/model/time/limits.ts', 'src/model/time/registry.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\./limits$)',
+              message:
+                'limits.ts and registry.ts are dependency-free (the share link reads them without the time model): registry.ts may import ./limits only',
+            },
+          ],
+        },
+      ],
+    },
+  },
 ]);
