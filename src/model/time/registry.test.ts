@@ -12,15 +12,19 @@ import { EVENT_HANDLERS } from './engine/handlers';
 import { parseCompactEvents, parseTimelineSpec } from './events';
 import { MAX_NAME_CHARS, MAX_REPLICAS } from './limits';
 import {
-  CLUSTER_HEALTH_CHECK_TARGETS,
-  CONTROLLER_KINDS,
   EVENT_ACTIONS,
   EVENT_KINDS,
   EVENT_SPECS,
   kindOfAction,
   makeEvent,
+  namedBy,
 } from './registry';
-import type { EventKind, RegistryEvent } from './registry';
+import type {
+  EventKind,
+  RegistryEvent,
+  CLUSTER_HEALTH_CHECK_TARGETS,
+  CONTROLLER_KINDS,
+} from './registry';
 import { simulate } from './timeline';
 import type {
   ClusterHealthCheckTarget,
@@ -64,6 +68,19 @@ describe('the events registry', () => {
     expect(new Set(EVENT_ACTIONS).size).toBe(EVENT_KINDS.length);
     for (const k of EVENT_KINDS) expect(kindOfAction(EVENT_SPECS[k].action)).toBe(k);
     expect(kindOfAction('explode')).toBeUndefined();
+  });
+
+  it('says which node or Pod an event names (what the model and the view look up)', () => {
+    expect(EVENT_KINDS.filter((k) => namedBy(SAMPLE[k], 'node') !== null)).toEqual([
+      'fail-node',
+      'restore-node',
+      'drain-node',
+      'uncordon-node',
+      'scale-down-node',
+    ]);
+    expect(namedBy(SAMPLE['kill-pod'], 'pod')).toBe('default/web-6d8f9c7b5-x2k4p');
+    expect(namedBy(SAMPLE['kill-pod'], 'node')).toBeNull();
+    expect(namedBy(SAMPLE.scale, 'pod')).toBeNull();
   });
 
   it('every kind has its handler in the engine', () => {

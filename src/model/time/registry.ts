@@ -151,6 +151,15 @@ export function eventArg(event: RegistryEvent): string | number {
 }
 
 /**
+ * What `event` names, when its argument is a name (./registry.ts `ArgSpec` `of`): the node of a
+ * node event, the Pod (`name` or `namespace/name`) of a Pod event; null for the others.
+ */
+export function namedBy(event: RegistryEvent, of: 'node' | 'pod'): string | null {
+  const { arg } = EVENT_SPECS[event.kind];
+  return arg.type === 'name' && arg.of === of ? String(eventArg(event)) : null;
+}
+
+/**
  * What is wrong with `value` as an argument checked by `arg`, in words that follow the field's
  * name (`must be a whole number from 0 to 100, not 101`); null when it is right.
  */

@@ -17,6 +17,7 @@ import {
   argProblem,
   eventArg,
   isEventKind,
+  namedBy,
 } from './registry';
 import type { EventKind } from './registry';
 import type { Base } from './scenario';
@@ -160,8 +161,9 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
     const { field, arg } = EVENT_SPECS[e.kind];
     const problem = argProblem(arg, eventArg(e));
     if (problem) throw new Error(`events[${i}].${field} (${e.kind}) ${problem}`);
-    if ('node' in e && !nodes.has(e.node))
-      throw new Error(`event ${e.kind}: no node "${e.node}" (nodes: ${[...nodes].join(', ')})`);
+    const node = namedBy(e, 'node');
+    if (node !== null && !nodes.has(node))
+      throw new Error(`event ${e.kind}: no node "${node}" (nodes: ${[...nodes].join(', ')})`);
   });
   const events = [...input.events]
     .map((e, i) => ({ e, i }))

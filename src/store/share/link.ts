@@ -11,29 +11,32 @@ import { compressNow, type Compress } from './compress';
 import type { ScenarioObject } from '../../model/k8s/objects';
 import { LOAD_BALANCER_IMPLEMENTATIONS } from '../../model/k8s/objects';
 import type { SceneOptions } from '../../model/scenario/scene';
-import type { ControllerKind, HealthCheckSettings, TimelineEvent } from '../../model/time/types';
+import type { TimelineEvent } from '../../model/time/types';
 // The time model's input format and bounds: two modules that import nothing, so this stays
 // out of the time model's chunk.
-import {
-  HEALTH_CHECK_RANGES,
-  MAX_EVENTS,
-  MAX_NAME_CHARS,
-  MAX_SIM_MS,
-  VIEW_WORKLOAD_RANGES,
-} from '../../model/time/limits';
-import {
-  CLUSTER_HEALTH_CHECK_TARGETS,
-  CONTROLLER_KINDS,
-  EVENT_KINDS,
-  EVENT_SPECS,
-  MAX_EVENT_JSON_CHARS,
-  makeEvent,
-} from '../../model/time/registry';
-import type { EventArg } from '../../model/time/registry';
+import { MAX_EVENTS } from '../../model/time/limits';
+import { MAX_EVENT_JSON_CHARS } from '../../model/time/registry';
 // The story's template: as many steps as the bound walkthrough, without binding it at load.
 import { NODEPORT_TO_LOADBALANCER_STORY as DEFAULT_WALKTHROUGH } from '../../model/walkthrough/nodePortToLoadBalancer';
-import type { TimeWorkload } from '../types';
+import {
+  FORBIDDEN_KEYS,
+  Invalid,
+  MAX_NAME,
+  fail,
+  has,
+  integer,
+  isPlainObject,
+  name,
+  oneOf,
+  own,
+  onlyKeys,
+  truncate,
+} from './fields';
 import { decompressBounded } from './lz';
+import { timeOf, tooManyEvents } from './sharedTime';
+import type { SharedTime } from './sharedTime';
+
+export type { SharedTime } from './sharedTime';
 
 /** The format version this app writes and reads. */
 export const SHARE_VERSION = 1;
@@ -52,23 +55,6 @@ export interface SharedState {
   node?: string;
   /** The "Time & failures" view, when it is on screen: its inputs and the clock. */
   time?: SharedTime;
-}
-
-/**
- * The "Time & failures" view in a link: which view, the inputs of the timeline (controller,
- * scheduled events, the health-check settings the person changed, the connections panel's
- * workload) and the clock. The timeline itself is derived again from these and the scenario.
- */
-export interface SharedTime {
-  view: 'time';
-  controller: ControllerKind;
-  /** Sorted by `at` when opened. */
-  events: TimelineEvent[];
-  /** Only the settings that differ from the model's defaults. */
-  healthCheck: Partial<HealthCheckSettings>;
-  workload: TimeWorkload;
-  /** The virtual clock, simulated ms. */
-  simMs: number;
 }
 
 export type DecodeResult = { ok: true; state: SharedState } | { ok: false; reason: string };
@@ -103,16 +89,12 @@ export const MAX_DECODED_CHARS = MAX_VIEW_CHARS + MAX_EVENTS_CHARS;
  * linear in the input and bounded in its output, so this only turns away absurd input early.
  */
 export const MAX_ENCODED_CHARS = 1_000_000;
-/** Longest name (a Kubernetes name is at most 253 characters) or `ip:port` accepted. */
-const MAX_NAME = MAX_NAME_CHARS;
 const MAX_FAILED_NODES = 1_000;
 /** Objects a link or saved view may hold (more are refused when one is read). */
 export const MAX_OBJECTS = 5_000;
 const MAX_DEPTH = 64;
 const MAX_STEP = 100_000;
 const MAX_SEED = 2 ** 53 - 1;
-/** Keys that could reach an object's prototype if some code ever copied them naively. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Said by {@link shareLink} while the compressor is still loading (./compress.ts). */
 export const LINK_NOT_READY = 'the link is still being prepared';
@@ -158,11 +140,6 @@ export function shareLink(
   const hash = HASH_PREFIX + data;
   const back = decodeState(hash);
   return back.ok ? { ok: true, hash } : { ok: false, reason: back.reason };
-}
-
-/** Why `time.events` is refused when it holds more than the model's {@link MAX_EVENTS}. */
-function tooManyEvents(): string {
-  return `time.events has more than ${MAX_EVENTS.toLocaleString('en-US')} entries, the most one run of the time model may hold`;
 }
 
 /**
@@ -241,63 +218,6 @@ function decode(hash: string): DecodeResult {
     'the view in the link',
   );
   return size ? { ok: false, reason: size } : checked;
-}
-
-// ---- validation ----
-
-class Invalid extends Error {}
-
-function fail(message: string): never {
-  throw new Invalid(message);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function own(o: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
-}
-
-function has(o: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
-}
-
-/** Rejects keys outside `allowed` (a link edited by hand, or from another app). */
-function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], path: string): void {
-  for (const key of Object.keys(o))
-    if (!allowed.includes(key))
-      fail(
-        FORBIDDEN_KEYS.has(key)
-          ? `${path} has a forbidden key "${key}"`
-          : `${path} has an unknown field "${truncate(key)}"`,
-      );
-}
-
-function truncate(s: string): string {
-  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
-}
-
-function oneOf<T extends string>(value: unknown, options: readonly T[], path: string): T {
-  if (typeof value === 'string' && (options as readonly string[]).includes(value))
-    return value as T;
-  return fail(`${path} must be one of ${options.join(', ')}`);
-}
-
-function name(value: unknown, path: string, max = MAX_NAME): string {
-  if (typeof value !== 'string') return fail(`${path} must be a string`);
-  if (value.length === 0 || value.length > max)
-    return fail(`${path} must be 1 to ${max} characters long`);
-  return value;
-}
-
-function integer(value: unknown, min: number, max: number, path: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || !Number.isInteger(value))
-    return fail(`${path} must be a whole number`);
-  if (value < min || value > max) return fail(`${path} must be between ${min} and ${max}`);
-  return value;
 }
 
 function sceneOf(value: unknown): SceneOptions {
@@ -479,88 +399,4 @@ function validate(value: unknown, what: string): SharedState {
   if (has(value, 'node')) state.node = name(own(value, 'node'), 'node');
   if (has(value, 'time')) state.time = timeOf(own(value, 'time'));
   return state;
-}
-
-/** One scheduled event, checked as the time model's registry says (src/model/time/registry.ts). */
-function eventOf(value: unknown, path: string): TimelineEvent {
-  if (!isPlainObject(value)) return fail(`${path} must be an object`);
-  const kind = oneOf(own(value, 'kind'), EVENT_KINDS, `${path}.kind`);
-  const at = integer(own(value, 'at'), 0, MAX_SIM_MS, `${path}.at`);
-  const { field, arg } = EVENT_SPECS[kind];
-  onlyKeys(value, ['at', 'kind', field], path);
-  const raw = own(value, field);
-  const where = `${path}.${field}`;
-  const checked =
-    arg.type === 'name'
-      ? name(raw, where, arg.maxChars)
-      : arg.type === 'int'
-        ? integer(raw, arg.min, arg.max, where)
-        : oneOf(raw, arg.options, where);
-  return makeEvent(kind, at, checked as EventArg<typeof kind>) as TimelineEvent;
-}
-
-function healthCheckOf(value: unknown): Partial<HealthCheckSettings> {
-  const path = 'time.healthCheck';
-  if (!isPlainObject(value)) return fail(`${path} must be an object`);
-  onlyKeys(
-    value,
-    [
-      'intervalSeconds',
-      'timeoutSeconds',
-      'healthyThreshold',
-      'unhealthyThreshold',
-      'clusterTarget',
-    ],
-    path,
-  );
-  const out: Partial<HealthCheckSettings> = {};
-  for (const k of [
-    'intervalSeconds',
-    'timeoutSeconds',
-    'healthyThreshold',
-    'unhealthyThreshold',
-  ] as const) {
-    const { min, max } = HEALTH_CHECK_RANGES[k];
-    if (has(value, k)) out[k] = integer(own(value, k), min, max, `${path}.${k}`);
-  }
-  if (has(value, 'clusterTarget'))
-    out.clusterTarget = oneOf(
-      own(value, 'clusterTarget'),
-      CLUSTER_HEALTH_CHECK_TARGETS,
-      `${path}.clusterTarget`,
-    );
-  return out;
-}
-
-function workloadOf(value: unknown): TimeWorkload {
-  const path = 'time.workload';
-  if (!isPlainObject(value)) return fail(`${path} must be an object`);
-  onlyKeys(value, ['count', 'periodMs', 'holdMs', 'seed', 'client', 'longLivedClient'], path);
-  const r = VIEW_WORKLOAD_RANGES;
-  const w: TimeWorkload = {
-    count: integer(own(value, 'count'), r.count.min, r.count.max, `${path}.count`),
-    periodMs: integer(own(value, 'periodMs'), r.periodMs.min, r.periodMs.max, `${path}.periodMs`),
-    holdMs: integer(own(value, 'holdMs'), r.holdMs.min, r.holdMs.max, `${path}.holdMs`),
-    seed: integer(own(value, 'seed'), r.seed.min, r.seed.max, `${path}.seed`),
-  };
-  if (has(value, 'client')) w.client = name(own(value, 'client'), `${path}.client`);
-  if (has(value, 'longLivedClient'))
-    w.longLivedClient = name(own(value, 'longLivedClient'), `${path}.longLivedClient`);
-  return w;
-}
-
-function timeOf(value: unknown): SharedTime {
-  if (!isPlainObject(value)) return fail('time must be an object');
-  onlyKeys(value, ['view', 'controller', 'events', 'healthCheck', 'workload', 'simMs'], 'time');
-  const events = own(value, 'events');
-  if (!Array.isArray(events)) return fail('time.events must be a list');
-  if (events.length > MAX_EVENTS) fail(tooManyEvents());
-  return {
-    view: oneOf(own(value, 'view'), ['time'], 'time.view'),
-    controller: oneOf(own(value, 'controller'), CONTROLLER_KINDS, 'time.controller'),
-    events: events.map((e, i) => eventOf(e, `time.events[${i}]`)),
-    healthCheck: healthCheckOf(own(value, 'healthCheck')),
-    workload: workloadOf(own(value, 'workload')),
-    simMs: integer(own(value, 'simMs'), 0, MAX_SIM_MS, 'time.simMs'),
-  };
 }
