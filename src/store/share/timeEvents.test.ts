@@ -21,6 +21,9 @@ import {
   shareLink,
 } from './link';
 import type { SharedState, SharedTime } from './link';
+import { boot } from './boot';
+import { saveView } from './persist';
+import type { StorageLike } from './persist';
 import { snapshot } from './view';
 
 /** One event of every kind on the canonical cluster (nodes node-1…3, Deployment `web`). */
@@ -80,6 +83,23 @@ describe('scheduled events in a link', () => {
       workload: { count: 0 },
     });
     expect(run.base.events).toHaveLength(1000);
+  });
+
+  it('a reload keeps all 1,000: the saved view opens with them (201 were once dropped)', () => {
+    const store = createAppStore();
+    store.getState().setView('time');
+    const scheduled = events(1000);
+    for (const e of scheduled) store.getState().addEvent(e);
+    const data = new Map<string, string>();
+    const storage: StorageLike = {
+      getItem: (k) => data.get(k) ?? null,
+      setItem: (k, v) => void data.set(k, v),
+      removeItem: (k) => void data.delete(k),
+    };
+    expect(saveView(storage, snapshot(store.getState()))).toBe(true);
+    const reloaded = boot('', storage);
+    expect(reloaded.source).toBe('saved');
+    expect(reloaded.store.getState().time.events).toEqual(scheduled);
   });
 
   it('1,001 are refused, the reason naming the model’s limit — writing a link and reading one', () => {
