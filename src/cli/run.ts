@@ -27,7 +27,8 @@ import { isIPv4 } from '../model/net/ip';
 import type { Protocol } from '../model/net/ip';
 import { InputError, UsageError, readObjects, seedOf } from './input';
 import { clientFor } from '../model/time/scenario';
-import { CONTROLLER_KINDS, EVENT_ACTIONS } from '../model/time/registry';
+import { CONTROLLER_KINDS } from '../model/time/registry';
+import { EVENT_ACTIONS } from '../model/time/eventArgs';
 import { cmdStats } from './stats';
 import { cmdTimeline } from './timeline';
 

@@ -14,6 +14,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCENE } from '../model';
+import { COMPACT_ACTIONS } from '../model/time/eventArgs';
 import { EVENT_KINDS, EVENT_SPECS, makeEvent } from '../model/time/registry';
 import type { TimelineEvent } from '../model/time/types';
 import { INITIAL_TIME } from '../store/timelineSlice';
@@ -154,7 +155,7 @@ describe('formatTimeLink', () => {
     for (const kind of EVENT_KINDS) {
       const e = makeEvent(kind, 61_500, arg[EVENT_SPECS[kind].field] as never) as TimelineEvent;
       const text = formatTimeEvent(e);
-      expect(text).toMatch(new RegExp(`^${EVENT_SPECS[kind].action}:[^@]+@1m1\\.5s$`));
+      expect(text).toMatch(new RegExp(`^${COMPACT_ACTIONS[kind]}:[^@]+@1m1\\.5s$`));
       expect(parseTimeQuery(`events=${text}`)).toEqual({ link: { events: [e] }, errors: [] });
     }
   });

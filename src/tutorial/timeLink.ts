@@ -8,8 +8,8 @@
  * `resolveTimeLink` (./timeResolve.ts).
  */
 import {
+  COMPACT_ACTIONS,
   CONTROLLER_KINDS,
-  EVENT_SPECS,
   HEALTH_CHECK_RANGES,
   VIEW_WORKLOAD_RANGES,
   eventArg,
@@ -165,7 +165,7 @@ export function parseTimeQuery(query: string): ParsedTimeLink {
  * (`fail:node-1@1m30s`, `scale:4@20s`, `policy:Local@40s`).
  */
 export function formatTimeEvent(event: TimelineEvent): string {
-  return `${EVENT_SPECS[event.kind].action}:${eventArg(event)}@${formatSimTime(event.at)}`;
+  return `${COMPACT_ACTIONS[event.kind]}:${eventArg(event)}@${formatSimTime(event.at)}`;
 }
 
 /** Events in the compact form, comma-separated (empty for none). */

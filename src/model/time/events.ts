@@ -25,14 +25,11 @@ import { MAX_SIM_MS } from './limits';
 import {
   CLUSTER_HEALTH_CHECK_TARGETS,
   CONTROLLER_KINDS,
-  EVENT_ACTIONS,
   EVENT_KINDS,
   EVENT_SPECS,
-  argProblem,
-  isEventKind,
-  kindOfAction,
   makeEvent as eventOf,
 } from './registry';
+import { ARG_NOUNS, EVENT_ACTIONS, argProblem, isEventKind, kindOfAction } from './eventArgs';
 import type { EventArg, EventKind } from './registry';
 import type { SimMs, TimelineEvent, TimelineInput } from './types';
 
@@ -69,30 +66,27 @@ export function toMs(v: unknown, what: string): SimMs {
  * @throws {Error} naming what is wrong.
  */
 function makeEvent(kind: EventKind, arg: unknown, at: SimMs, where: string): TimelineEvent {
-  const spec = EVENT_SPECS[kind].arg;
+  const { field, arg: spec } = EVENT_SPECS[kind];
+  const needs = `${where}: ${kind} needs ${ARG_NOUNS[field]}`;
   switch (spec.type) {
     case 'name': {
-      if (typeof arg !== 'string' || arg.trim() === '')
-        throw new Error(`${where}: ${kind} needs ${spec.noun}`);
+      if (typeof arg !== 'string' || arg.trim() === '') throw new Error(needs);
       const name = arg.trim();
-      const problem = argProblem(spec, name);
-      if (problem) throw new Error(`${where}: ${kind} ${EVENT_SPECS[kind].field} ${problem}`);
+      const problem = argProblem(EVENT_SPECS[kind], name);
+      if (problem) throw new Error(`${where}: ${kind} ${field} ${problem}`);
       return eventOf(kind, at, name as EventArg<typeof kind>) as TimelineEvent;
     }
     case 'int': {
       const n = typeof arg === 'string' && /^\d+$/.test(arg.trim()) ? Number(arg) : arg;
-      if (argProblem(spec, n) !== null)
-        throw new Error(`${where}: ${kind} needs ${spec.noun} from ${spec.min} to ${spec.max}`);
+      if (argProblem(EVENT_SPECS[kind], n) !== null)
+        throw new Error(`${needs} from ${spec.min} to ${spec.max}`);
       return eventOf(kind, at, n as EventArg<typeof kind>) as TimelineEvent;
     }
     case 'oneOf': {
-      if (typeof arg !== 'string' || arg.trim() === '')
-        throw new Error(`${where}: ${kind} needs ${spec.noun}`);
+      if (typeof arg !== 'string' || arg.trim() === '') throw new Error(needs);
       const p = arg.trim();
       if (!(spec.options as readonly string[]).includes(p))
-        throw new Error(
-          `${where}: ${EVENT_SPECS[kind].field} must be ${spec.options.join(' or ')}, not "${p}"`,
-        );
+        throw new Error(`${where}: ${field} must be ${spec.options.join(' or ')}, not "${p}"`);
       return eventOf(kind, at, p as EventArg<typeof kind>) as TimelineEvent;
     }
   }

@@ -8,9 +8,9 @@
  * - {@link svcRowAt}, {@link formatSvcTable}, {@link humanDuration}: `kubectl get svc`.
  * - {@link connectionStats}: N connections through the current state (the `stats` command).
  * - {@link parseEvents} / {@link parseTimelineSpec}: the events format.
- * - `./limits.ts` and `./registry.ts` (re-exported): every bound on the inputs, and the event
- *   kinds with their arguments' checks, defined once; both import nothing, so code outside
- *   the time model's chunk (the share link) imports them directly.
+ * - `./limits.ts`, `./registry.ts` and `./eventArgs.ts` (re-exported): every bound on the
+ *   inputs, and the event kinds with their arguments' checks, defined once; they import nothing
+ *   else, so code outside the time model's chunk (the share link) imports them directly.
  * - {@link benchmarkSampling} / {@link benchmarkSimulate}: connections per second, sampling only
  *   or a whole run (for the browser benchmark).
  */
@@ -53,4 +53,5 @@ export type { WindowContext } from './connections';
 export { cumulative, pick, sampleCounts } from './sample';
 export * from './limits';
 export * from './registry';
+export * from './eventArgs';
 export { markNodesDown } from './down';

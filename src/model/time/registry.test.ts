@@ -10,20 +10,15 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { DEFAULT_SCENE, canonicalObjects } from '../index';
 import { EVENT_HANDLERS } from './engine/handlers';
 import { parseCompactEvents, parseTimelineSpec } from './events';
-import { MAX_NAME_CHARS, MAX_REPLICAS } from './limits';
-import {
-  EVENT_ACTIONS,
-  EVENT_KINDS,
-  EVENT_SPECS,
-  kindOfAction,
-  makeEvent,
-  namedBy,
-} from './registry';
+import { MAX_NAME_CHARS, MAX_REPLICAS, MAX_SIM_MS } from './limits';
+import { COMPACT_ACTIONS, EVENT_ACTIONS, kindOfAction, namedBy } from './eventArgs';
+import { EVENT_KINDS, EVENT_SPECS, MAX_EVENT_JSON_CHARS, makeEvent } from './registry';
 import type {
-  EventKind,
-  RegistryEvent,
+  ArgSpec,
   CLUSTER_HEALTH_CHECK_TARGETS,
   CONTROLLER_KINDS,
+  EventKind,
+  RegistryEvent,
 } from './registry';
 import { simulate } from './timeline';
 import type {
@@ -47,7 +42,7 @@ const SAMPLE: { [K in EventKind]: RegistryEvent & { kind: K } } = {
 
 /** `5000` ms as the compact form writes it. */
 const compact = (e: TimelineEvent) =>
-  `${EVENT_SPECS[e.kind].action}:${String((e as Record<string, unknown>)[EVENT_SPECS[e.kind].field])}@${e.at}ms`;
+  `${COMPACT_ACTIONS[e.kind]}:${String((e as Record<string, unknown>)[EVENT_SPECS[e.kind].field])}@${e.at}ms`;
 
 describe('the events registry', () => {
   it('is the union the model declares (a compile-time check: npx tsc --noEmit)', () => {
@@ -64,9 +59,27 @@ describe('the events registry', () => {
     expect(Object.keys(SAMPLE['kill-pod'])).toEqual(['at', 'kind', 'pod']);
   });
 
+  it('MAX_EVENT_JSON_CHARS is the longest event JSON can write: every kind at 24 h, widest', () => {
+    const widest = (arg: ArgSpec): string | number =>
+      arg.type === 'name'
+        ? 'x'.repeat(arg.maxChars)
+        : arg.type === 'int'
+          ? String(arg.min).length > String(arg.max).length
+            ? arg.min
+            : arg.max
+          : arg.options.reduce((a, b) => (b.length > a.length ? b : a), '');
+    const longest = Math.max(
+      ...EVENT_KINDS.map(
+        (k) => JSON.stringify(makeEvent(k, MAX_SIM_MS, widest(EVENT_SPECS[k].arg) as never)).length,
+      ),
+    );
+    expect(longest).toBe(MAX_EVENT_JSON_CHARS);
+    expect(MAX_EVENT_JSON_CHARS).toBe(40 + 317 + 2);
+  });
+
   it('has one compact action word per kind, and the word leads back to it', () => {
     expect(new Set(EVENT_ACTIONS).size).toBe(EVENT_KINDS.length);
-    for (const k of EVENT_KINDS) expect(kindOfAction(EVENT_SPECS[k].action)).toBe(k);
+    for (const k of EVENT_KINDS) expect(kindOfAction(COMPACT_ACTIONS[k])).toBe(k);
     expect(kindOfAction('explode')).toBeUndefined();
   });
 

@@ -1,18 +1,19 @@
 /**
  * The time model's scheduled events as an input format, defined once (issue 16, point 2):
- * every event kind, the one argument each carries (its field, its type and its check) and the
- * word the compact form `ACTION:TARGET@TIME` writes for it. The events parser (`events.ts`,
+ * every event kind and the one argument each carries (its field, its type and its check). The events parser (`events.ts`,
  * so the CLI's `timeline --events` and the tutorial's time links), the model's own check
  * (`settings.ts`), the share link's validator (`src/store/share/link.ts`) and the time view's
  * "Schedule a change" form all derive from {@link EVENT_SPECS}; the bounds come from
- * `./limits.ts`. Like that module it depends on nothing else, so the initial bundle may read it.
+ * `./limits.ts`. Like that module it depends on nothing else, so the initial bundle may read it;
+ * what only the model and the views need (reading an event's argument, checking it, the compact
+ * words) is `./eventArgs.ts`, which loads with them.
  *
  * Adding a kind here is a compile error until it is handled everywhere it must be: the union
  * {@link TimelineEvent} in `types.ts` must equal {@link RegistryEvent} (`registry.test.ts`), and
  * the engine's handlers, the horizon's tails (`settings.ts`) and the view's labels, texts and
  * glyphs are records keyed by {@link EventKind}.
  */
-import { MAX_NAME_CHARS, MAX_POD_KEY_CHARS, MAX_REPLICAS, MAX_SIM_MS } from './limits';
+import { MAX_NAME_CHARS, MAX_POD_KEY_CHARS, MAX_REPLICAS } from './limits';
 
 /** Every kind of scheduled event, in the order the view's form lists them. */
 export const EVENT_KINDS = [
@@ -39,55 +40,48 @@ export const CONTROLLER_KINDS = ['cloud', 'none', 'metallb-l2'] as const;
 export const CLUSTER_HEALTH_CHECK_TARGETS = ['healthz', 'nodePort'] as const;
 
 /**
- * How an event's argument is checked, and what messages call it (`noun`: "fail-node needs a
- * node name").
+ * How an event's argument is checked (what messages call it: `ARG_NOUNS` in ./eventArgs.ts).
  * - `name`: a non-empty string of at most `maxChars` characters; `of` says what it names (a
  *   node's `metadata.name`, or a Pod's `name` or `namespace/name`).
  * - `int`: a whole number in [`min`, `max`].
  * - `oneOf`: one of `options`.
  */
 export type ArgSpec =
-  | {
-      readonly type: 'name';
-      readonly of: 'node' | 'pod';
-      readonly maxChars: number;
-      readonly noun: string;
-    }
-  | { readonly type: 'int'; readonly min: number; readonly max: number; readonly noun: string }
-  | { readonly type: 'oneOf'; readonly options: readonly string[]; readonly noun: string };
+  | { readonly type: 'name'; readonly of: 'node' | 'pod'; readonly maxChars: number }
+  | { readonly type: 'int'; readonly min: number; readonly max: number }
+  | { readonly type: 'oneOf'; readonly options: readonly string[] };
 
-/** One kind of event: the field of its argument, the argument's check, its compact word. */
+/**
+ * One kind of event: the field of its argument and the argument's check. (Its compact form's
+ * word is `COMPACT_ACTIONS` in ./eventArgs.ts, a record keyed by kind too: only the parsers
+ * need it, so it stays out of the initial bundle.)
+ */
 export interface EventSpec {
   /** The event's field holding the argument (`{ at, kind, node }`). */
   readonly field: 'node' | 'pod' | 'replicas' | 'policy';
   readonly arg: ArgSpec;
-  /** The compact form's action word (`fail` in `fail:node-1@10s`); unique. */
-  readonly action: string;
 }
 
-const NODE = { type: 'name', of: 'node', maxChars: MAX_NAME_CHARS, noun: 'a node name' } as const;
+const NODE = { type: 'name', of: 'node', maxChars: MAX_NAME_CHARS } as const;
 
-/** Every kind's argument and compact word. */
+/** Every kind's argument: its field and its check. */
 export const EVENT_SPECS = {
-  'fail-node': { field: 'node', arg: NODE, action: 'fail' },
-  'restore-node': { field: 'node', arg: NODE, action: 'restore' },
-  'drain-node': { field: 'node', arg: NODE, action: 'drain' },
-  'uncordon-node': { field: 'node', arg: NODE, action: 'uncordon' },
-  'scale-down-node': { field: 'node', arg: NODE, action: 'scaledown' },
+  'fail-node': { field: 'node', arg: NODE },
+  'restore-node': { field: 'node', arg: NODE },
+  'drain-node': { field: 'node', arg: NODE },
+  'uncordon-node': { field: 'node', arg: NODE },
+  'scale-down-node': { field: 'node', arg: NODE },
   'kill-pod': {
     field: 'pod',
-    arg: { type: 'name', of: 'pod', maxChars: MAX_POD_KEY_CHARS, noun: 'a Pod name' },
-    action: 'kill',
+    arg: { type: 'name', of: 'pod', maxChars: MAX_POD_KEY_CHARS },
   },
   scale: {
     field: 'replicas',
-    arg: { type: 'int', min: 0, max: MAX_REPLICAS, noun: 'a replica count' },
-    action: 'scale',
+    arg: { type: 'int', min: 0, max: MAX_REPLICAS },
   },
   'set-policy': {
     field: 'policy',
-    arg: { type: 'oneOf', options: POLICIES, noun: 'a policy' },
-    action: 'policy',
+    arg: { type: 'oneOf', options: POLICIES },
   },
 } as const satisfies Record<EventKind, EventSpec>;
 
@@ -115,26 +109,9 @@ export type RegistryEventOf<K extends EventKind> = Flat<
 /** Every event the registry defines (equal to `TimelineEvent`; `registry.test.ts`). */
 export type RegistryEvent = { [K in EventKind]: RegistryEventOf<K> }[EventKind];
 
-/** Whether `v` names an event kind. */
-export function isEventKind(v: unknown): v is EventKind {
-  return typeof v === 'string' && (EVENT_KINDS as readonly string[]).includes(v);
-}
-
-const BY_ACTION: ReadonlyMap<string, EventKind> = new Map(
-  EVENT_KINDS.map((k) => [EVENT_SPECS[k].action, k]),
-);
-
-/** The compact form's action words, in {@link EVENT_KINDS} order (`fail`, `restore`, …). */
-export const EVENT_ACTIONS: readonly string[] = EVENT_KINDS.map((k) => EVENT_SPECS[k].action);
-
-/** The kind an action word of the compact form stands for (`fail` → `fail-node`); undefined if none. */
-export function kindOfAction(action: string): EventKind | undefined {
-  return BY_ACTION.get(action);
-}
-
 /**
  * The event `{ at, kind, <field>: arg }` (keys in that order, as JSON writes them). Checks
- * nothing: see {@link argProblem}.
+ * nothing: see `argProblem` (./eventArgs.ts).
  */
 export function makeEvent<K extends EventKind>(
   kind: K,
@@ -144,67 +121,13 @@ export function makeEvent<K extends EventKind>(
   return { at, kind, [EVENT_SPECS[kind].field]: arg } as RegistryEventOf<K>;
 }
 
-/** The argument of `event` (its node, Pod, replica count or policy). */
-export function eventArg(event: RegistryEvent): string | number {
-  return (event as Record<string, string | number>)[EVENT_SPECS[event.kind].field] as
-    string | number;
-}
-
-/**
- * What `event` names, when its argument is a name (./registry.ts `ArgSpec` `of`): the node of a
- * node event, the Pod (`name` or `namespace/name`) of a Pod event; null for the others.
- */
-export function namedBy(event: RegistryEvent, of: 'node' | 'pod'): string | null {
-  const { arg } = EVENT_SPECS[event.kind];
-  return arg.type === 'name' && arg.of === of ? String(eventArg(event)) : null;
-}
-
-/**
- * What is wrong with `value` as an argument checked by `arg`, in words that follow the field's
- * name (`must be a whole number from 0 to 100, not 101`); null when it is right.
- */
-export function argProblem(arg: ArgSpec, value: unknown): string | null {
-  switch (arg.type) {
-    case 'name':
-      if (typeof value !== 'string' || value === '') return `must be ${arg.noun}`;
-      return value.length > arg.maxChars
-        ? `must be at most ${arg.maxChars} characters long, not ${value.length}`
-        : null;
-    case 'int':
-      return typeof value === 'number' &&
-        Number.isInteger(value) &&
-        value >= arg.min &&
-        value <= arg.max
-        ? null
-        : `must be a whole number from ${arg.min} to ${arg.max}, not ${String(value)}`;
-    case 'oneOf':
-      return typeof value === 'string' && arg.options.includes(value)
-        ? null
-        : `must be one of ${arg.options.join(', ')}, not ${JSON.stringify(value)}`;
-  }
-}
-
-/** The widest argument `arg` allows, as JSON writes it longest. */
-function widest(arg: ArgSpec): string | number {
-  switch (arg.type) {
-    case 'name':
-      return 'x'.repeat(arg.maxChars);
-    case 'int':
-      return String(arg.min).length > String(arg.max).length ? arg.min : arg.max;
-    case 'oneOf':
-      return arg.options.reduce((a, b) => (b.length > a.length ? b : a), '');
-  }
-}
-
 /**
  * The most characters one event takes as JSON (`JSON.stringify`), whatever its kind: the
- * longest kind at `at` = {@link MAX_SIM_MS} with its widest argument (names in Kubernetes'
- * alphabet need no escapes). 359 today: a `kill-pod` naming a 317-character `namespace/name`.
+ * longest kind at `at` = `MAX_SIM_MS` (`86400000`, ./limits.ts) with its widest argument (names in
+ * Kubernetes' alphabet need no escapes). A `kill-pod` naming a 317-character `namespace/name`:
+ * `{"at":86400000,"kind":"kill-pod","pod":"` (40) + 317 + `"}` (2) = 359. A number, not a
+ * computation, to keep the initial bundle small (the share link reads it);
+ * `registry.test.ts` computes it from {@link EVENT_SPECS} and fails when a kind or a bound
+ * changes it.
  */
-export const MAX_EVENT_JSON_CHARS = Math.max(
-  ...EVENT_KINDS.map(
-    (k) =>
-      JSON.stringify(makeEvent(k, MAX_SIM_MS, widest(EVENT_SPECS[k].arg) as EventArg<typeof k>))
-        .length,
-  ),
-);
+export const MAX_EVENT_JSON_CHARS = 359;

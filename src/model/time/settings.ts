@@ -14,11 +14,8 @@ import {
   CONTROLLER_KINDS,
   EVENT_KINDS,
   EVENT_SPECS,
-  argProblem,
-  eventArg,
-  isEventKind,
-  namedBy,
 } from './registry';
+import { argProblem, eventArg, isEventKind, namedBy } from './eventArgs';
 import type { EventKind } from './registry';
 import type { Base } from './scenario';
 import type {
@@ -158,9 +155,9 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
         `events[${i}].kind must be one of ${EVENT_KINDS.join(', ')}, not ${JSON.stringify(e.kind)}`,
       );
     simTime(e.at, `events[${i}].at (${e.kind})`);
-    const { field, arg } = EVENT_SPECS[e.kind];
-    const problem = argProblem(arg, eventArg(e));
-    if (problem) throw new Error(`events[${i}].${field} (${e.kind}) ${problem}`);
+    const spec = EVENT_SPECS[e.kind];
+    const problem = argProblem(spec, eventArg(e));
+    if (problem) throw new Error(`events[${i}].${spec.field} (${e.kind}) ${problem}`);
     const node = namedBy(e, 'node');
     if (node !== null && !nodes.has(node))
       throw new Error(`event ${e.kind}: no node "${node}" (nodes: ${[...nodes].join(', ')})`);

@@ -2,7 +2,7 @@
  * How the time view writes times, shares and events. Pure functions: no React, no store.
  * Times on the timeline are simulated milliseconds; people read seconds.
  */
-import { eventArg } from '../../model/time/registry';
+import { eventArg } from '../../model/time/eventArgs';
 import type { EventKind } from '../../model/time/registry';
 import type { TimelineEvent } from '../../model/time/types';
 
