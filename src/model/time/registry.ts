@@ -1,17 +1,18 @@
 /**
- * The time model's scheduled events as an input format, defined once (issue 16, point 2):
- * every event kind and the one argument each carries (its field, its type and its check). The events parser (`events.ts`,
- * so the CLI's `timeline --events` and the tutorial's time links), the model's own check
- * (`settings.ts`), the share link's validator (`src/store/share/link.ts`) and the time view's
- * "Schedule a change" form all derive from {@link EVENT_SPECS}; the bounds come from
- * `./limits.ts`. Like that module it depends on nothing else, so the initial bundle may read it;
- * what only the model and the views need (reading an event's argument, checking it, the compact
- * words) is `./eventArgs.ts`, which loads with them.
+ * The time model's scheduled events as an input format, defined once (issue 16, point 2): every
+ * event kind and the one argument each carries (its field, its type and its check). The events
+ * parser (`events.ts`, so the CLI's `timeline --events` and the tutorial's time links), the
+ * model's own check (`settings.ts`), the share link's validator (`src/store/share/sharedTime.ts`)
+ * and the time view's "Schedule a change" form all derive from {@link EVENT_SPECS}; the bounds
+ * come from `./limits.ts`. Like that module it depends on nothing else, so the initial bundle
+ * may read it; what only the model and the views need (reading an event's argument, checking
+ * it, the compact form's words) is `./eventArgs.ts`, which loads with them.
  *
  * Adding a kind here is a compile error until it is handled everywhere it must be: the union
- * {@link TimelineEvent} in `types.ts` must equal {@link RegistryEvent} (`registry.test.ts`), and
- * the engine's handlers, the horizon's tails (`settings.ts`) and the view's labels, texts and
- * glyphs are records keyed by {@link EventKind}.
+ * `TimelineEvent` in `types.ts` must equal {@link RegistryEvent} (`registry.test.ts`), and the
+ * compact words (`eventArgs.ts`), the engine's handlers, the horizon's tails (`settings.ts`) and
+ * the view's labels, texts and glyphs (`src/ui/timeline/format.ts`) are records keyed by
+ * {@link EventKind}.
  */
 import { MAX_NAME_CHARS, MAX_POD_KEY_CHARS, MAX_REPLICAS } from './limits';
 
