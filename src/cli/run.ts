@@ -27,6 +27,8 @@ import { isIPv4 } from '../model/net/ip';
 import type { Protocol } from '../model/net/ip';
 import { InputError, UsageError, readObjects, seedOf } from './input';
 import { clientFor } from '../model/time/scenario';
+import { CONTROLLER_KINDS } from '../model/time/registry';
+import { EVENT_ACTIONS } from '../model/time/eventArgs';
 import { cmdStats } from './stats';
 import { cmdTimeline } from './timeline';
 
@@ -38,13 +40,13 @@ commands:
   flow  --node NAME --src IP --dst IP --dport N [--proto tcp|udp|sctp] [--mode M] FILE… [--json]
   stats FILE… --connections N [--seed S] [--client NAME|IP] [--mode M] [--json]
   timeline FILE… --events EVENTS [--json] [--seed S] [--client NAME|IP] [--connections N]
-        [--period D] [--hold D] [--horizon D] [--controller cloud|none|metallb-l2]
+        [--period D] [--hold D] [--horizon D] [--controller ${CONTROLLER_KINDS.join('|')}]
         [--from-creation] [--probes] [--records] [--mode M]
 
 --mode M: iptables, nftables or ipvs (default: the KubeProxyConfiguration's mode, else iptables)
 
 FILE: Kubernetes objects as kubectl prints them (YAML, JSON or a List); - for stdin.
-EVENTS: a YAML/JSON file, or inline KIND:ARG@TIME,… (fail, restore, drain, uncordon, kill, scale, policy).
+EVENTS: a YAML/JSON file, or inline KIND:ARG@TIME,… (${EVENT_ACTIONS.join(', ')}).
 Example: npm run datapath -- trace public/examples/canonical.yaml --seed 3
          npm run datapath -- stats public/examples/local-uneven.yaml --connections 100000
          npm run datapath -- timeline public/examples/canonical.yaml --events fail:node-1@12s,restore:node-1@90s`;

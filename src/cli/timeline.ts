@@ -17,12 +17,14 @@ import {
   sceneFromObjects,
   simulate,
   svcRowAt,
+  CONTROLLER_KINDS,
   MAX_CONNECTIONS,
   MAX_SIM_MS,
 } from '../model/time';
 import type {
   ConnectionFate,
   ConnectionRecord,
+  ControllerKind,
   DeadNodeWindow,
   Epoch,
   ProbeRecord,
@@ -154,8 +156,10 @@ export function cmdTimeline(args: string[], notes: string[]): string {
     return ms;
   };
   const controller = values.controller;
-  if (controller !== undefined && !['cloud', 'none', 'metallb-l2'].includes(controller))
-    throw new UsageError(`--controller ${controller}: must be cloud, none or metallb-l2`);
+  if (controller !== undefined && !(CONTROLLER_KINDS as readonly string[]).includes(controller))
+    throw new UsageError(
+      `--controller ${controller}: must be ${CONTROLLER_KINDS.slice(0, -1).join(', ')} or ${CONTROLLER_KINDS.at(-1)}`,
+    );
   const workload = { ...(spec.workload ?? {}) };
   if (values.connections !== undefined) {
     const n = plainInt(values.connections);
@@ -183,7 +187,7 @@ export function cmdTimeline(args: string[], notes: string[]): string {
     ...(spec.controlPlane ? { controlPlane: spec.controlPlane } : {}),
     provisioning: {
       ...(spec.provisioning ?? {}),
-      ...(controller ? { controller: controller as 'cloud' | 'none' | 'metallb-l2' } : {}),
+      ...(controller ? { controller: controller as ControllerKind } : {}),
       ...(values['from-creation'] ? { fromCreation: true } : {}),
     },
     ...(horizon !== undefined ? { horizonMs: horizon } : {}),

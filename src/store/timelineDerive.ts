@@ -7,7 +7,7 @@
 import type { ScenarioObject } from '../model/k8s/objects';
 import type { SceneOptions } from '../model/scenario/scene';
 import { resolveCluster } from '../model/scenario/resolve';
-import { simulate } from '../model/time';
+import { namedBy, simulate } from '../model/time';
 import type {
   Epoch,
   HealthCheckSettings,
@@ -100,8 +100,9 @@ function absentPods(timeline: Timeline, events: readonly TimelineEvent[]): Skipp
     }
   const out: SkippedEvent[] = [];
   events.forEach((event, index) => {
-    if (event.kind === 'kill-pod' && !names.has(event.pod))
-      out.push({ index, event, reason: `Pod ${event.pod} is not in this cluster` });
+    const pod = namedBy(event, 'pod');
+    if (pod !== null && !names.has(pod))
+      out.push({ index, event, reason: `Pod ${pod} is not in this cluster` });
   });
   return out;
 }

@@ -14,6 +14,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCENE } from '../model';
+import { COMPACT_ACTIONS } from '../model/time/eventArgs';
+import { EVENT_KINDS, EVENT_SPECS, makeEvent } from '../model/time/registry';
+import type { TimelineEvent } from '../model/time/types';
 import { INITIAL_TIME } from '../store/timelineSlice';
 import { extractBlocks } from './blocks';
 import { diskScenarioLoader } from './node';
@@ -140,6 +143,21 @@ describe('formatTimeLink', () => {
     expect(formatTimeEvent({ at: 0, kind: 'set-policy', policy: 'Cluster' })).toBe(
       'policy:Cluster@0s',
     );
+  });
+
+  it('every kind of the model’s registry: written, then read back the same', () => {
+    const arg = {
+      node: 'node-2',
+      pod: 'default/web-6d8f9c7b5-x2k4p',
+      replicas: 0,
+      policy: 'Local',
+    };
+    for (const kind of EVENT_KINDS) {
+      const e = makeEvent(kind, 61_500, arg[EVENT_SPECS[kind].field] as never) as TimelineEvent;
+      const text = formatTimeEvent(e);
+      expect(text).toMatch(new RegExp(`^${COMPACT_ACTIONS[kind]}:[^@]+@1m1\\.5s$`));
+      expect(parseTimeQuery(`events=${text}`)).toEqual({ link: { events: [e] }, errors: [] });
+    }
   });
 });
 

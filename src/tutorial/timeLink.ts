@@ -7,8 +7,17 @@
  * exactly what the CLI's `timeline --events` accepts. Resolving a link against a scenario is
  * `resolveTimeLink` (./timeResolve.ts).
  */
-import { formatSimTime, MAX_CONNECTIONS, parseCompactEvents, parseDuration } from '../model/time';
-import type { ControllerKind, SimMs, TimelineEvent } from '../model/time/types';
+import {
+  COMPACT_ACTIONS,
+  CONTROLLER_KINDS,
+  HEALTH_CHECK_RANGES,
+  VIEW_WORKLOAD_RANGES,
+  eventArg,
+  formatSimTime,
+  parseCompactEvents,
+  parseDuration,
+} from '../model/time';
+import type { ControllerKind, IntRange, SimMs, TimelineEvent } from '../model/time';
 import type { SceneLinkError } from './sceneLink';
 
 /** A time link, read but not yet checked against a scenario. Every key is optional. */
@@ -29,7 +38,7 @@ export interface TimeLink {
   healthy?: number;
   /** Health check: failures in a row that take a node out of rotation (`unhealthyThreshold`). */
   unhealthy?: number;
-  /** New connections in the many-connections panel, 1 … {@link MAX_CONNECTIONS}. */
+  /** New connections in the many-connections panel, 1 … 100,000 (`VIEW_WORKLOAD_RANGES.count`). */
   connections?: number;
   /** Where the clock stands, simulated ms from the Service's creation (t = 0). */
   at?: SimMs;
@@ -62,10 +71,8 @@ export interface ParsedTimeLink {
 export const TIME_PREFIX = 'time:';
 
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
-const CONTROLLERS: readonly ControllerKind[] = ['cloud', 'none', 'metallb-l2'];
-
 /** A whole number in [min, max], or a message saying what it must be. */
-function wholeNumber(min: number, max: number, unit = '') {
+function wholeNumber({ min, max }: IntRange, unit = '') {
   return (v: string): { ok: number } | string => {
     const n = /^\d+$/.test(v) ? Number(v) : NaN;
     return n >= min && n <= max
@@ -77,20 +84,19 @@ function wholeNumber(min: number, max: number, unit = '') {
 const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
- * Each key's reader: the value, or a message (a string) saying what it must be. The health-check
- * ranges are the ones Google Cloud's `compute.healthChecks` API accepts (`checkIntervalSec` and
- * `timeoutSec` 1–300 s, `healthyThreshold` and `unhealthyThreshold` 1–10; HealthCheck resource
- * reference, cloud.google.com/compute/docs/reference/rest/v1/healthChecks), the same as the time
- * view's settings form (src/ui/timeline/validate.ts).
+ * Each key's reader: the value, or a message (a string) saying what it must be. The ranges are
+ * the time view's own (`HEALTH_CHECK_RANGES`, `VIEW_WORKLOAD_RANGES` in src/model/time/limits.ts:
+ * the health checks as Google Cloud's `compute.healthChecks` API accepts them), the same as its
+ * forms and its share links.
  */
 const READERS: { [K in keyof TimeLink]-?: (v: string) => { ok: TimeLink[K] } | string } = {
   scenario: (v) =>
     NAME.test(v) ? { ok: v } : 'must be an example file name (lower-case letters, digits, - and .)',
   policy: (v) => (v === 'Cluster' || v === 'Local' ? { ok: v } : 'must be Cluster or Local'),
   controller: (v) =>
-    (CONTROLLERS as readonly string[]).includes(v)
+    (CONTROLLER_KINDS as readonly string[]).includes(v)
       ? { ok: v as ControllerKind }
-      : 'must be cloud, none or metallb-l2',
+      : `must be ${CONTROLLER_KINDS.slice(0, -1).join(', ')} or ${CONTROLLER_KINDS.at(-1)}`,
   events: (v) => {
     try {
       const events = parseCompactEvents(v);
@@ -101,11 +107,11 @@ const READERS: { [K in keyof TimeLink]-?: (v: string) => { ok: TimeLink[K] } | s
       return msg(e);
     }
   },
-  interval: wholeNumber(1, 300, ' seconds'),
-  timeout: wholeNumber(1, 300, ' seconds'),
-  healthy: wholeNumber(1, 10),
-  unhealthy: wholeNumber(1, 10),
-  connections: wholeNumber(1, MAX_CONNECTIONS),
+  interval: wholeNumber(HEALTH_CHECK_RANGES.intervalSeconds, ' seconds'),
+  timeout: wholeNumber(HEALTH_CHECK_RANGES.timeoutSeconds, ' seconds'),
+  healthy: wholeNumber(HEALTH_CHECK_RANGES.healthyThreshold),
+  unhealthy: wholeNumber(HEALTH_CHECK_RANGES.unhealthyThreshold),
+  connections: wholeNumber(VIEW_WORKLOAD_RANGES.count),
   at: (v) => {
     try {
       return { ok: parseDuration(v) };
@@ -154,31 +160,12 @@ export function parseTimeQuery(query: string): ParsedTimeLink {
   return { link, errors };
 }
 
-const COMPACT: Record<TimelineEvent['kind'], string> = {
-  'fail-node': 'fail',
-  'restore-node': 'restore',
-  'drain-node': 'drain',
-  'uncordon-node': 'uncordon',
-  'scale-down-node': 'scaledown',
-  'kill-pod': 'kill',
-  scale: 'scale',
-  'set-policy': 'policy',
-};
-
 /**
  * One event in the compact form the model's `parseCompactEvents` reads back
  * (`fail:node-1@1m30s`, `scale:4@20s`, `policy:Local@40s`).
  */
 export function formatTimeEvent(event: TimelineEvent): string {
-  const arg =
-    'node' in event
-      ? event.node
-      : 'pod' in event
-        ? event.pod
-        : 'replicas' in event
-          ? String(event.replicas)
-          : event.policy;
-  return `${COMPACT[event.kind]}:${arg}@${formatSimTime(event.at)}`;
+  return `${COMPACT_ACTIONS[event.kind]}:${eventArg(event)}@${formatSimTime(event.at)}`;
 }
 
 /** Events in the compact form, comma-separated (empty for none). */

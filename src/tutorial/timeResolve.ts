@@ -12,7 +12,7 @@
  */
 import { DEFAULT_SCENE, resolveCluster } from '../model';
 import type { ScenarioObject, SceneOptions } from '../model';
-import { formatSimTime, svcRowAt } from '../model/time';
+import { formatSimTime, namedBy, svcRowAt } from '../model/time';
 import type { HealthCheckSettings, SimMs, Timeline, TimelineEvent } from '../model/time/types';
 import { SHARE_VERSION } from '../store/share/link';
 import type { SharedState } from '../store/share/link';
@@ -149,7 +149,10 @@ export function resolveTimeLink(link: TimeLink, options: ResolveOptions = {}): R
     errors.push({ message: `the model cannot simulate this: ${msg(e)}` });
     return { ok: false, errors };
   }
-  for (const e of events) if (e.kind === 'kill-pod') checkPod(timeline, e, errors);
+  for (const e of events) {
+    const pod = namedBy(e, 'pod');
+    if (pod !== null) checkPod(timeline, e, pod, errors);
+  }
   const horizonMs = timeline.settings.horizonMs;
   const at = link.at ?? 0;
   if (at > horizonMs)
@@ -178,23 +181,27 @@ export function resolveTimeLink(link: TimeLink, options: ResolveOptions = {}): R
   };
 }
 
-/** A `kill` event must name a Pod that backs the Service at that time (by name or namespace/name). */
+/**
+ * An event naming a Pod (`kill`) must name one that backs the Service at that time (by name or
+ * namespace/name).
+ */
 function checkPod(
   timeline: Timeline,
-  e: Extract<TimelineEvent, { kind: 'kill-pod' }>,
+  e: TimelineEvent,
+  pod: string,
   errors: TimeLinkError[],
 ): void {
   const known = new Set<string>();
   for (const ep of timeline.epochs)
     if (ep.from <= e.at) for (const p of ep.state.pods) known.add(p.name);
   const exists = timeline.epochs.some(
-    (ep) => ep.from <= e.at && ep.state.pods.some((p) => p.name === e.pod || p.key === e.pod),
+    (ep) => ep.from <= e.at && ep.state.pods.some((p) => p.name === pod || p.key === pod),
   );
   if (!exists)
     errors.push({
       key: 'events',
       value: formatTimeEvent(e),
-      message: `events: ${formatTimeEvent(e)}: no Pod "${e.pod}" backs ${timeline.service} by then (Pods: ${[...known].join(', ') || 'none'})`,
+      message: `events: ${formatTimeEvent(e)}: no Pod "${pod}" backs ${timeline.service} by then (Pods: ${[...known].join(', ') || 'none'})`,
     });
 }
 

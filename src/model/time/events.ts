@@ -21,36 +21,20 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { parseDuration } from './duration';
-import { MAX_SIM_MS } from './settings';
+import { MAX_SIM_MS } from './limits';
+import {
+  CLUSTER_HEALTH_CHECK_TARGETS,
+  CONTROLLER_KINDS,
+  EVENT_KINDS,
+  EVENT_SPECS,
+  makeEvent as eventOf,
+} from './registry';
+import { ARG_NOUNS, EVENT_ACTIONS, argProblem, isEventKind, kindOfAction } from './eventArgs';
+import type { EventArg, EventKind } from './registry';
 import type { SimMs, TimelineEvent, TimelineInput } from './types';
 
-const COMPACT_KINDS: Record<string, TimelineEvent['kind']> = {
-  fail: 'fail-node',
-  restore: 'restore-node',
-  drain: 'drain-node',
-  uncordon: 'uncordon-node',
-  scaledown: 'scale-down-node',
-  kill: 'kill-pod',
-  scale: 'scale',
-  policy: 'set-policy',
-};
-
-const KINDS: readonly TimelineEvent['kind'][] = [
-  'fail-node',
-  'restore-node',
-  'drain-node',
-  'uncordon-node',
-  'scale-down-node',
-  'kill-pod',
-  'scale',
-  'set-policy',
-];
-
 /** The compact form's grammar, for messages. */
-const COMPACT_HINT = `expected ACTION:TARGET@TIME, e.g. fail:node-1@10s (actions: ${Object.keys(COMPACT_KINDS).join(', ')})`;
-
-/** The most replicas a `scale` event may ask for. */
-export const MAX_REPLICAS = 100;
+const COMPACT_HINT = `expected ACTION:TARGET@TIME, e.g. fail:node-1@10s (actions: ${EVENT_ACTIONS.join(', ')})`;
 
 /**
  * A time: a duration string or a number of milliseconds, from 0 to {@link MAX_SIM_MS}.
@@ -76,38 +60,34 @@ export function toMs(v: unknown, what: string): SimMs {
   return ms;
 }
 
-/** Builds one event from its kind, argument and time. @throws {Error} naming what is wrong. */
-function makeEvent(
-  kind: TimelineEvent['kind'],
-  arg: unknown,
-  at: SimMs,
-  where: string,
-): TimelineEvent {
-  const str = (name: string): string => {
-    if (typeof arg !== 'string' || arg.trim() === '')
-      throw new Error(`${where}: ${kind} needs ${name}`);
-    return arg.trim();
-  };
-  switch (kind) {
-    case 'fail-node':
-    case 'restore-node':
-    case 'drain-node':
-    case 'uncordon-node':
-    case 'scale-down-node':
-      return { at, kind, node: str('a node name') };
-    case 'kill-pod':
-      return { at, kind, pod: str('a Pod name') };
-    case 'scale': {
-      const n = typeof arg === 'string' && /^\d+$/.test(arg.trim()) ? Number(arg) : arg;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_REPLICAS)
-        throw new Error(`${where}: scale needs a replica count from 0 to ${MAX_REPLICAS}`);
-      return { at, kind, replicas: n };
+/**
+ * Builds one event from its kind, argument and time, checking the argument as the registry
+ * says (./registry.ts). A replica count may be written as digits (the compact form).
+ * @throws {Error} naming what is wrong.
+ */
+function makeEvent(kind: EventKind, arg: unknown, at: SimMs, where: string): TimelineEvent {
+  const { field, arg: spec } = EVENT_SPECS[kind];
+  const needs = `${where}: ${kind} needs ${ARG_NOUNS[field]}`;
+  switch (spec.type) {
+    case 'name': {
+      if (typeof arg !== 'string' || arg.trim() === '') throw new Error(needs);
+      const name = arg.trim();
+      const problem = argProblem(EVENT_SPECS[kind], name);
+      if (problem) throw new Error(`${where}: ${kind} ${field} ${problem}`);
+      return eventOf(kind, at, name as EventArg<typeof kind>) as TimelineEvent;
     }
-    case 'set-policy': {
-      const p = str('a policy');
-      if (p !== 'Cluster' && p !== 'Local')
-        throw new Error(`${where}: policy must be Cluster or Local, not "${p}"`);
-      return { at, kind, policy: p };
+    case 'int': {
+      const n = typeof arg === 'string' && /^\d+$/.test(arg.trim()) ? Number(arg) : arg;
+      if (argProblem(EVENT_SPECS[kind], n) !== null)
+        throw new Error(`${needs} from ${spec.min} to ${spec.max}`);
+      return eventOf(kind, at, n as EventArg<typeof kind>) as TimelineEvent;
+    }
+    case 'oneOf': {
+      if (typeof arg !== 'string' || arg.trim() === '') throw new Error(needs);
+      const p = arg.trim();
+      if (!(spec.options as readonly string[]).includes(p))
+        throw new Error(`${where}: ${field} must be ${spec.options.join(' or ')}, not "${p}"`);
+      return eventOf(kind, at, p as EventArg<typeof kind>) as TimelineEvent;
     }
   }
 }
@@ -121,10 +101,10 @@ export function parseCompactEvents(text: string): TimelineEvent[] {
     .map((item) => {
       const m = /^([a-z]+):([^@]+)@(.+)$/.exec(item);
       if (!m) throw new Error(`"${item}": ${COMPACT_HINT}`);
-      const kind = COMPACT_KINDS[m[1] ?? ''];
+      const kind = kindOfAction(m[1] ?? '');
       if (!kind)
         throw new Error(
-          `"${item}": unknown kind "${m[1] ?? ''}" (actions: ${Object.keys(COMPACT_KINDS).join(', ')})`,
+          `"${item}": unknown kind "${m[1] ?? ''}" (actions: ${EVENT_ACTIONS.join(', ')})`,
         );
       const at = toMs(m[3] ?? '', `"${item}"`);
       return makeEvent(kind, m[2], at, `"${item}"`);
@@ -194,33 +174,24 @@ function readFields(
   return out;
 }
 
-const EVENT_ARG: Record<TimelineEvent['kind'], string> = {
-  'fail-node': 'node',
-  'restore-node': 'node',
-  'drain-node': 'node',
-  'uncordon-node': 'node',
-  'scale-down-node': 'node',
-  'kill-pod': 'pod',
-  scale: 'replicas',
-  'set-policy': 'policy',
-};
-
 function eventFromObject(o: unknown, i: number): TimelineEvent {
   const where = `events[${i}]`;
   if (!isObject(o)) throw new Error(`${where}: expected an object with at and kind`);
   const kindRaw = o['kind'];
   const kind =
     typeof kindRaw === 'string'
-      ? (KINDS.find((k) => k === kindRaw) ?? COMPACT_KINDS[kindRaw])
+      ? isEventKind(kindRaw)
+        ? kindRaw
+        : kindOfAction(kindRaw)
       : undefined;
-  if (!kind) throw new Error(`${where}.kind: must be one of ${KINDS.join(', ')}`);
-  const argKey = EVENT_ARG[kind];
+  if (!kind) throw new Error(`${where}.kind: must be one of ${EVENT_KINDS.join(', ')}`);
+  const argKey = EVENT_SPECS[kind].field;
   onlyKeys(o, ['at', 'kind', argKey], where);
   const at = toMs(o['at'], `${where}.at`);
   const arg = o[argKey];
-  if (kind === 'scale' && typeof arg === 'string')
+  if (EVENT_SPECS[kind].arg.type === 'int' && typeof arg === 'string')
     throw new Error(
-      `${where}.replicas: expected a number, not the string "${arg}" (write it without quotes)`,
+      `${where}.${argKey}: expected a number, not the string "${arg}" (write it without quotes)`,
     );
   return makeEvent(kind, arg, at, where);
 }
@@ -236,11 +207,11 @@ const HEALTH_CHECK_FIELDS = {
   timeoutSeconds: { kind: 'number' },
   healthyThreshold: { kind: 'number' },
   unhealthyThreshold: { kind: 'number' },
-  clusterTarget: { kind: ['healthz', 'nodePort'] },
+  clusterTarget: { kind: CLUSTER_HEALTH_CHECK_TARGETS },
 } as const;
 
 const PROVISIONING_FIELDS = {
-  controller: { kind: ['cloud', 'none', 'metallb-l2'] },
+  controller: { kind: CONTROLLER_KINDS },
   fromCreation: { kind: 'boolean' },
   informerDelay: { kind: 'duration', as: 'informerDelayMs' },
   informerDelayMs: { kind: 'duration' },

@@ -8,6 +8,9 @@
  * - {@link svcRowAt}, {@link formatSvcTable}, {@link humanDuration}: `kubectl get svc`.
  * - {@link connectionStats}: N connections through the current state (the `stats` command).
  * - {@link parseEvents} / {@link parseTimelineSpec}: the events format.
+ * - `./limits.ts`, `./registry.ts` and `./eventArgs.ts` (re-exported): every bound on the
+ *   inputs, and the event kinds with their arguments' checks, defined once; they import nothing
+ *   else, so code outside the time model's chunk (the share link) imports them directly.
  * - {@link benchmarkSampling} / {@link benchmarkSimulate}: connections per second, sampling only
  *   or a whole run (for the browser benchmark).
  */
@@ -32,7 +35,7 @@ export {
 } from './stats';
 export type { CurrentPaths } from './stats';
 export { flatPaths } from './pathSet';
-export { parseEvents, parseTimelineSpec, parseCompactEvents, MAX_REPLICAS } from './events';
+export { parseEvents, parseTimelineSpec, parseCompactEvents } from './events';
 export type { TimelineSpec } from './events';
 export { humanDuration, parseDuration, formatSimTime } from './duration';
 export {
@@ -48,5 +51,7 @@ export { sceneFromObjects, SIM_EPOCH_MS } from './scenario';
 export { describeWindow, epochIndexAt } from './connections';
 export type { WindowContext } from './connections';
 export { cumulative, pick, sampleCounts } from './sample';
-export { MAX_CONNECTIONS, MAX_SIM_MS, MAX_EVENTS, MAX_PROBES } from './settings';
+export * from './limits';
+export * from './registry';
+export * from './eventArgs';
 export { markNodesDown } from './down';

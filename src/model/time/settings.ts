@@ -8,6 +8,15 @@ import {
   DEFAULT_METALLB,
   DEFAULT_PROVISIONING,
 } from './defaults';
+import { MAX_CONNECTIONS, MAX_EVENTS, MAX_PROBES, MAX_SIM_MS } from './limits';
+import {
+  CLUSTER_HEALTH_CHECK_TARGETS,
+  CONTROLLER_KINDS,
+  EVENT_KINDS,
+  EVENT_SPECS,
+} from './registry';
+import { argProblem, eventArg, isEventKind, namedBy } from './eventArgs';
+import type { EventKind } from './registry';
 import type { Base } from './scenario';
 import type {
   ConnectionWorkload,
@@ -30,25 +39,22 @@ export interface Settings {
   events: TimelineEvent[];
 }
 
-/** The most connections one run may hold (issue 6: 1 … 100,000). */
-export const MAX_CONNECTIONS = 100_000;
-
 /**
- * The longest run the model simulates: 24 h of simulated time. Every time an input gives (an
- * event's `at`, the horizon, the workload's start/period/hold, a delay) must be at most this,
- * so a typo such as `10000h` is refused at once instead of running for minutes.
+ * What an event adds to the run's default horizon after its `at`, beyond the minute every event
+ * gets: a node failure that is never restored waits for the node lifecycle controller and the
+ * Pods' replacement (`node-down`); a kind that terminates Pods waits for their grace period and
+ * their replacements' readiness (`pods-replaced`). A record, so a new kind must choose.
  */
-export const MAX_SIM_MS = 24 * 3_600_000;
-
-/** The most scheduled events one run may hold. */
-export const MAX_EVENTS = 1_000;
-
-/**
- * The most health-check probes one run may send (nodes × horizon ÷ interval): three nodes
- * probed every second for 24 h make 259,200 (about 6 s and 0.5 GB in Node); GCP's default 8 s
- * allows 34 nodes for 24 h. A run over it is refused with the arithmetic.
- */
-export const MAX_PROBES = 300_000;
+const HORIZON_TAIL: Record<EventKind, 'node-down' | 'pods-replaced' | 'minute'> = {
+  'fail-node': 'node-down',
+  'restore-node': 'minute',
+  'drain-node': 'pods-replaced',
+  'uncordon-node': 'minute',
+  'scale-down-node': 'pods-replaced',
+  'kill-pod': 'pods-replaced',
+  scale: 'pods-replaced',
+  'set-policy': 'minute',
+};
 
 /** `86400000` ms as `24h (86400000 ms)`, for messages. */
 const MAX_TEXT = `24h (${MAX_SIM_MS} ms)`;
@@ -103,7 +109,7 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
     );
   positiveInt(healthCheck.healthyThreshold, 'healthCheck.healthyThreshold');
   positiveInt(healthCheck.unhealthyThreshold, 'healthCheck.unhealthyThreshold');
-  if (healthCheck.clusterTarget !== 'healthz' && healthCheck.clusterTarget !== 'nodePort')
+  if (!(CLUSTER_HEALTH_CHECK_TARGETS as readonly string[]).includes(healthCheck.clusterTarget))
     throw new Error(`healthCheck.clusterTarget must be healthz or nodePort`);
 
   const p = input.provisioning ?? {};
@@ -115,7 +121,7 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
     ...p,
     metallb,
   };
-  if (!['cloud', 'none', 'metallb-l2'].includes(provisioning.controller))
+  if (!(CONTROLLER_KINDS as readonly string[]).includes(provisioning.controller))
     throw new Error(`provisioning.controller must be cloud, none or metallb-l2`);
   for (const k of ['informerDelayMs', 'provisionDelayMs', 'registerDelayMs'] as const)
     simTime(provisioning[k], `provisioning.${k}`);
@@ -144,9 +150,17 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
   if (input.events.length > MAX_EVENTS)
     throw new Error(`events: at most ${MAX_EVENTS} events, not ${input.events.length}`);
   input.events.forEach((e, i) => {
+    if (!isEventKind(e.kind))
+      throw new Error(
+        `events[${i}].kind must be one of ${EVENT_KINDS.join(', ')}, not ${JSON.stringify(e.kind)}`,
+      );
     simTime(e.at, `events[${i}].at (${e.kind})`);
-    if ('node' in e && !nodes.has(e.node))
-      throw new Error(`event ${e.kind}: no node "${e.node}" (nodes: ${[...nodes].join(', ')})`);
+    const spec = EVENT_SPECS[e.kind];
+    const problem = argProblem(spec, eventArg(e));
+    if (problem) throw new Error(`events[${i}].${spec.field} (${e.kind}) ${problem}`);
+    const node = namedBy(e, 'node');
+    if (node !== null && !nodes.has(node))
+      throw new Error(`event ${e.kind}: no node "${node}" (nodes: ${[...nodes].join(', ')})`);
   });
   const events = [...input.events]
     .map((e, i) => ({ e, i }))
@@ -166,7 +180,8 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
     );
   events.forEach((e, i) => {
     let tail = 60_000;
-    if (e.kind === 'fail-node') {
+    const tailKind = HORIZON_TAIL[e.kind];
+    if (tailKind === 'node-down' && 'node' in e) {
       const restored = events
         .slice(i + 1)
         .some((x) => x.kind === 'restore-node' && x.node === e.node);
@@ -176,12 +191,7 @@ export function resolveSettings(input: TimelineInput, base: Base): Settings {
           cp.readinessDelayMs +
           30_000;
     }
-    if (
-      e.kind === 'drain-node' ||
-      e.kind === 'scale-down-node' ||
-      e.kind === 'kill-pod' ||
-      e.kind === 'scale'
-    )
+    if (tailKind === 'pods-replaced')
       tail = cp.terminationGracePeriodSeconds * 1000 + cp.readinessDelayMs + 30_000;
     horizon = Math.max(horizon, e.at + tail);
   });

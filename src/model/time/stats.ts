@@ -7,7 +7,7 @@ import { canonicalObjects } from '../scenario/canonical';
 import { DEFAULT_SCENE } from '../scenario/scene';
 import { cumulative, sampleCounts } from './sample';
 import { simulate } from './timeline';
-import { MAX_CONNECTIONS } from './settings';
+import { MAX_CONNECTIONS } from './limits';
 import type { Rng } from '../random';
 import { drawPath, drawTable } from './pathDraw';
 import type { Drawn } from './pathDraw';

@@ -11,11 +11,32 @@ import { compressNow, type Compress } from './compress';
 import type { ScenarioObject } from '../../model/k8s/objects';
 import { LOAD_BALANCER_IMPLEMENTATIONS } from '../../model/k8s/objects';
 import type { SceneOptions } from '../../model/scenario/scene';
-import type { ControllerKind, HealthCheckSettings, TimelineEvent } from '../../model/time/types';
+import type { TimelineEvent } from '../../model/time/types';
+// The time model's input format and bounds: two modules that import nothing, so this stays
+// out of the time model's chunk.
+import { MAX_EVENTS } from '../../model/time/limits';
+import { MAX_EVENT_JSON_CHARS } from '../../model/time/registry';
 // The story's template: as many steps as the bound walkthrough, without binding it at load.
 import { NODEPORT_TO_LOADBALANCER_STORY as DEFAULT_WALKTHROUGH } from '../../model/walkthrough/nodePortToLoadBalancer';
-import type { TimeWorkload } from '../types';
+import {
+  FORBIDDEN_KEYS,
+  Invalid,
+  MAX_NAME,
+  fail,
+  has,
+  integer,
+  isPlainObject,
+  name,
+  oneOf,
+  own,
+  onlyKeys,
+  truncate,
+} from './fields';
 import { decompressBounded } from './lz';
+import { timeOf, tooManyEvents } from './sharedTime';
+import type { SharedTime } from './sharedTime';
+
+export type { SharedTime } from './sharedTime';
 
 /** The format version this app writes and reads. */
 export const SHARE_VERSION = 1;
@@ -36,66 +57,44 @@ export interface SharedState {
   time?: SharedTime;
 }
 
-/**
- * The "Time & failures" view in a link: which view, the inputs of the timeline (controller,
- * scheduled events, the health-check settings the person changed, the connections panel's
- * workload) and the clock. The timeline itself is derived again from these and the scenario.
- */
-export interface SharedTime {
-  view: 'time';
-  controller: ControllerKind;
-  /** Sorted by `at` when opened. */
-  events: TimelineEvent[];
-  /** Only the settings that differ from the model's defaults. */
-  healthCheck: Partial<HealthCheckSettings>;
-  workload: TimeWorkload;
-  /** The virtual clock, simulated ms. */
-  simMs: number;
-}
-
 export type DecodeResult = { ok: true; state: SharedState } | { ok: false; reason: string };
 export type ValidateResult = DecodeResult;
 
 /** The fragment's prefix. */
 export const HASH_PREFIX = '#s=';
 
-/** At most this many characters of JSON once decompressed (200 KB). */
-export const MAX_DECODED_CHARS = 200_000;
+/**
+ * At most this many characters of JSON for the view apart from the time view's scheduled events
+ * (200 KB): the objects, the scene and the rest. A view over it gets no link ("the view is larger
+ * than 200 KB"); it is still saved in the browser (./persist.ts).
+ */
+export const MAX_VIEW_CHARS = 200_000;
+/**
+ * Room for the time view's scheduled events on top of {@link MAX_VIEW_CHARS}: the model's
+ * {@link MAX_EVENTS} (1,000) events of the longest kind at their widest
+ * ({@link MAX_EVENT_JSON_CHARS}, 359 characters: a `kill-pod` at 24 h naming a 317-character
+ * `namespace/name`), each with its comma: 360,000 characters. So a link carries every run the
+ * model accepts, whatever its events, beside a view that fits 200 KB (issue 16: it once allowed
+ * 200 events against the model's 1,000, and a view with 201 got no link).
+ */
+export const MAX_EVENTS_CHARS = MAX_EVENTS * (MAX_EVENT_JSON_CHARS + 1);
+/**
+ * At most this many characters of JSON once decompressed: {@link MAX_VIEW_CHARS} +
+ * {@link MAX_EVENTS_CHARS} (560 KB). The bounded decompressor stops there (./lz.ts).
+ */
+export const MAX_DECODED_CHARS = MAX_VIEW_CHARS + MAX_EVENTS_CHARS;
 /**
  * At most this many characters in the link's data. lz-string writes 6 bits per character, and
  * up to about 5 characters per input character on text that does not compress; reading is
  * linear in the input and bounded in its output, so this only turns away absurd input early.
  */
 export const MAX_ENCODED_CHARS = 1_000_000;
-/** Longest name (a Kubernetes name is at most 253 characters) or `ip:port` accepted. */
-const MAX_NAME = 253;
 const MAX_FAILED_NODES = 1_000;
 /** Objects a link or saved view may hold (more are refused when one is read). */
 export const MAX_OBJECTS = 5_000;
 const MAX_DEPTH = 64;
 const MAX_STEP = 100_000;
 const MAX_SEED = 2 ** 53 - 1;
-/**
- * Bounds of the time view's fields, as the view's forms and the model allow them: times up to
- * 24 h (`MAX_SIM_MS` in src/model/time/settings.ts), up to 100 replicas (`MAX_REPLICAS`),
- * 1–100,000 connections (`MAX_CONNECTIONS`), opened over 1–3,600 s and held 0–3,600 s, a
- * seed up to 2³¹ − 1; health checks in the ranges Google Cloud's API accepts (interval and
- * timeout 1–300 s, thresholds 1–10). Kept here as numbers so the initial bundle does not load
- * the time model; a unit test checks they equal the model's.
- */
-export const TIME_LIMITS = {
-  maxSimMs: 24 * 3_600_000,
-  maxEvents: 200,
-  maxReplicas: 100,
-  maxConnections: 100_000,
-  maxPeriodMs: 3_600_000,
-  maxHoldMs: 3_600_000,
-  maxWorkloadSeed: 2 ** 31 - 1,
-  maxHealthSeconds: 300,
-  maxThreshold: 10,
-} as const;
-/** Keys that could reach an object's prototype if some code ever copied them naively. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Said by {@link shareLink} while the compressor is still loading (./compress.ts). */
 export const LINK_NOT_READY = 'the link is still being prepared';
@@ -131,14 +130,32 @@ export function shareLink(
       ok: false,
       reason: `the view has more than ${MAX_OBJECTS.toLocaleString('en-US')} objects`,
     };
+  const events = state.time?.events ?? [];
+  if (events.length > MAX_EVENTS) return { ok: false, reason: tooManyEvents() };
   const json = JSON.stringify(state);
-  if (json.length > MAX_DECODED_CHARS)
-    return { ok: false, reason: `the view is larger than ${MAX_DECODED_CHARS / 1000} KB` };
+  const size = sizeProblem(json.length, events, 'the view');
+  if (size) return { ok: false, reason: size };
   const data = compressNow(json);
   if (data === undefined) return { ok: false, reason: LINK_NOT_READY, pending: true };
   const hash = HASH_PREFIX + data;
   const back = decodeState(hash);
   return back.ok ? { ok: true, hash } : { ok: false, reason: back.reason };
+}
+
+/**
+ * Why a view of `chars` characters of JSON, holding `events`, is too large for a link; null when
+ * it is not. `what` starts the message ("the view", "the view in the link").
+ */
+function sizeProblem(chars: number, events: readonly TimelineEvent[], what: string): string | null {
+  const eventChars = events.length === 0 ? 0 : JSON.stringify(events).length;
+  // The whole bound can be passed with a view that fits only by names escaped in JSON.
+  const limit =
+    chars - eventChars > MAX_VIEW_CHARS
+      ? MAX_VIEW_CHARS
+      : chars > MAX_DECODED_CHARS
+        ? MAX_DECODED_CHARS
+        : 0;
+  return limit > 0 ? `${what} is larger than ${limit / 1000} KB` : null;
 }
 
 const DAMAGED =
@@ -196,64 +213,14 @@ function decode(hash: string): DecodeResult {
   } catch (_) {
     return { ok: false, reason: DAMAGED };
   }
-  return validateSharedState(value, 'the link');
-}
-
-// ---- validation ----
-
-class Invalid extends Error {}
-
-function fail(message: string): never {
-  throw new Invalid(message);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function own(o: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
-}
-
-function has(o: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
-}
-
-/** Rejects keys outside `allowed` (a link edited by hand, or from another app). */
-function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], path: string): void {
-  for (const key of Object.keys(o))
-    if (!allowed.includes(key))
-      fail(
-        FORBIDDEN_KEYS.has(key)
-          ? `${path} has a forbidden key "${key}"`
-          : `${path} has an unknown field "${truncate(key)}"`,
-      );
-}
-
-function truncate(s: string): string {
-  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
-}
-
-function oneOf<T extends string>(value: unknown, options: readonly T[], path: string): T {
-  if (typeof value === 'string' && (options as readonly string[]).includes(value))
-    return value as T;
-  return fail(`${path} must be one of ${options.join(', ')}`);
-}
-
-function name(value: unknown, path: string): string {
-  if (typeof value !== 'string') return fail(`${path} must be a string`);
-  if (value.length === 0 || value.length > MAX_NAME)
-    return fail(`${path} must be 1 to ${MAX_NAME} characters long`);
-  return value;
-}
-
-function integer(value: unknown, min: number, max: number, path: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || !Number.isInteger(value))
-    return fail(`${path} must be a whole number`);
-  if (value < min || value > max) return fail(`${path} must be between ${min} and ${max}`);
-  return value;
+  const checked = validateSharedState(value, 'the link');
+  if (!checked.ok) return checked;
+  const size = sizeProblem(
+    unpacked.text.length,
+    checked.state.time?.events ?? [],
+    'the view in the link',
+  );
+  return size ? { ok: false, reason: size } : checked;
 }
 
 function sceneOf(value: unknown): SceneOptions {
@@ -435,106 +402,4 @@ function validate(value: unknown, what: string): SharedState {
   if (has(value, 'node')) state.node = name(own(value, 'node'), 'node');
   if (has(value, 'time')) state.time = timeOf(own(value, 'time'));
   return state;
-}
-
-const NODE_EVENTS = [
-  'fail-node',
-  'restore-node',
-  'drain-node',
-  'uncordon-node',
-  'scale-down-node',
-] as const;
-
-function eventOf(value: unknown, path: string): TimelineEvent {
-  if (!isPlainObject(value)) return fail(`${path} must be an object`);
-  const kind = oneOf(
-    own(value, 'kind'),
-    [...NODE_EVENTS, 'kill-pod', 'scale', 'set-policy'],
-    `${path}.kind`,
-  );
-  const at = integer(own(value, 'at'), 0, TIME_LIMITS.maxSimMs, `${path}.at`);
-  if (kind === 'kill-pod') {
-    onlyKeys(value, ['at', 'kind', 'pod'], path);
-    return { at, kind, pod: name(own(value, 'pod'), `${path}.pod`) };
-  }
-  if (kind === 'scale') {
-    onlyKeys(value, ['at', 'kind', 'replicas'], path);
-    return {
-      at,
-      kind,
-      replicas: integer(own(value, 'replicas'), 0, TIME_LIMITS.maxReplicas, `${path}.replicas`),
-    };
-  }
-  if (kind === 'set-policy') {
-    onlyKeys(value, ['at', 'kind', 'policy'], path);
-    return {
-      at,
-      kind,
-      policy: oneOf(own(value, 'policy'), ['Cluster', 'Local'], `${path}.policy`),
-    };
-  }
-  onlyKeys(value, ['at', 'kind', 'node'], path);
-  return { at, kind, node: name(own(value, 'node'), `${path}.node`) };
-}
-
-function healthCheckOf(value: unknown): Partial<HealthCheckSettings> {
-  const path = 'time.healthCheck';
-  if (!isPlainObject(value)) return fail(`${path} must be an object`);
-  onlyKeys(
-    value,
-    [
-      'intervalSeconds',
-      'timeoutSeconds',
-      'healthyThreshold',
-      'unhealthyThreshold',
-      'clusterTarget',
-    ],
-    path,
-  );
-  const out: Partial<HealthCheckSettings> = {};
-  for (const k of ['intervalSeconds', 'timeoutSeconds'] as const)
-    if (has(value, k))
-      out[k] = integer(own(value, k), 1, TIME_LIMITS.maxHealthSeconds, `${path}.${k}`);
-  for (const k of ['healthyThreshold', 'unhealthyThreshold'] as const)
-    if (has(value, k)) out[k] = integer(own(value, k), 1, TIME_LIMITS.maxThreshold, `${path}.${k}`);
-  if (has(value, 'clusterTarget'))
-    out.clusterTarget = oneOf(
-      own(value, 'clusterTarget'),
-      ['healthz', 'nodePort'],
-      `${path}.clusterTarget`,
-    );
-  return out;
-}
-
-function workloadOf(value: unknown): TimeWorkload {
-  const path = 'time.workload';
-  if (!isPlainObject(value)) return fail(`${path} must be an object`);
-  onlyKeys(value, ['count', 'periodMs', 'holdMs', 'seed', 'client', 'longLivedClient'], path);
-  const w: TimeWorkload = {
-    count: integer(own(value, 'count'), 1, TIME_LIMITS.maxConnections, `${path}.count`),
-    periodMs: integer(own(value, 'periodMs'), 1, TIME_LIMITS.maxPeriodMs, `${path}.periodMs`),
-    holdMs: integer(own(value, 'holdMs'), 0, TIME_LIMITS.maxHoldMs, `${path}.holdMs`),
-    seed: integer(own(value, 'seed'), 0, TIME_LIMITS.maxWorkloadSeed, `${path}.seed`),
-  };
-  if (has(value, 'client')) w.client = name(own(value, 'client'), `${path}.client`);
-  if (has(value, 'longLivedClient'))
-    w.longLivedClient = name(own(value, 'longLivedClient'), `${path}.longLivedClient`);
-  return w;
-}
-
-function timeOf(value: unknown): SharedTime {
-  if (!isPlainObject(value)) return fail('time must be an object');
-  onlyKeys(value, ['view', 'controller', 'events', 'healthCheck', 'workload', 'simMs'], 'time');
-  const events = own(value, 'events');
-  if (!Array.isArray(events)) return fail('time.events must be a list');
-  if (events.length > TIME_LIMITS.maxEvents)
-    fail(`time.events has more than ${TIME_LIMITS.maxEvents} entries`);
-  return {
-    view: oneOf(own(value, 'view'), ['time'], 'time.view'),
-    controller: oneOf(own(value, 'controller'), ['cloud', 'none', 'metallb-l2'], 'time.controller'),
-    events: events.map((e, i) => eventOf(e, `time.events[${i}]`)),
-    healthCheck: healthCheckOf(own(value, 'healthCheck')),
-    workload: workloadOf(own(value, 'workload')),
-    simMs: integer(own(value, 'simMs'), 0, TIME_LIMITS.maxSimMs, 'time.simMs'),
-  };
 }

@@ -7,7 +7,8 @@ import type { Store, TimeWorkload } from '../../store';
 import { useTimeline, useTimeStatus } from './context';
 import { count, percent, plural, pointsDiff, seconds } from './format';
 import { linearScale, nice } from './scale';
-import { MAX_CONNECTIONS, checkInt } from './validate';
+import { VIEW_WORKLOAD_RANGES } from '../../model/time/limits';
+import { checkInt } from './validate';
 
 const selectWorkload = (s: Store) => s.time.workload;
 
@@ -26,10 +27,22 @@ type DraftErrors = Partial<Record<keyof Draft, string>>;
 function checkDraft(
   d: Draft,
 ): { ok: true; value: TimeWorkload } | { ok: false; errors: DraftErrors } {
-  const n = checkInt(d.count, { name: 'Connections', min: 1, max: MAX_CONNECTIONS });
-  const p = checkInt(d.periodS, { name: 'Period', min: 1, max: 3600, unit: 'seconds' });
-  const h = checkInt(d.holdS, { name: 'Held open', min: 0, max: 3600, unit: 'seconds' });
-  const s = checkInt(d.seed, { name: 'Seed', min: 0, max: 2 ** 31 - 1 });
+  const r = VIEW_WORKLOAD_RANGES;
+  const n = checkInt(d.count, { name: 'Connections', ...r.count });
+  // The form takes whole seconds; the ranges are in ms.
+  const p = checkInt(d.periodS, {
+    name: 'Period',
+    min: Math.ceil(r.periodMs.min / 1000),
+    max: r.periodMs.max / 1000,
+    unit: 'seconds',
+  });
+  const h = checkInt(d.holdS, {
+    name: 'Held open',
+    min: r.holdMs.min / 1000,
+    max: r.holdMs.max / 1000,
+    unit: 'seconds',
+  });
+  const s = checkInt(d.seed, { name: 'Seed', ...r.seed });
   const errors: DraftErrors = {};
   if (!n.ok) errors.count = n.message;
   if (!p.ok) errors.periodS = p.message;
@@ -108,7 +121,11 @@ export function ConnectionsPanel({ clients }: { clients: readonly string[] }) {
   return (
     <div className="many" data-testid="many-connections">
       <form className="many-form" onSubmit={submit} aria-label="Send connections" noValidate>
-        {field('count', 'Connections', `1 to ${count(MAX_CONNECTIONS)}`)}
+        {field(
+          'count',
+          'Connections',
+          `${count(VIEW_WORKLOAD_RANGES.count.min)} to ${count(VIEW_WORKLOAD_RANGES.count.max)}`,
+        )}
         {field('periodS', 'Over (seconds)', 'opened at a fixed rate')}
         {field('holdS', 'Each held open (s)', '0: one request')}
         {field('seed', 'Seed', 'same seed, same result')}

@@ -1,28 +1,28 @@
 import { useId, useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
-import { MAX_REPLICAS } from '../../model/time';
+import { SCHEDULE_FORM_MAX_AT_MS } from '../../model/time/limits';
+import { EVENT_KINDS, EVENT_SPECS, makeEvent } from '../../model/time/registry';
+import type { EventArg, EventSpec } from '../../model/time/registry';
 import type { TimelineEvent, TimelineEventKind } from '../../model/time/types';
 import { useAppStore, useAppStoreApi } from '../../store';
 import type { Store } from '../../store';
 import { schedule, toggleNodeNow } from './commands';
 import { useDerived, useSimMs } from './context';
 import { epochAt } from '../../store/timelineDerive';
-import { clockText, eventText, seconds } from './format';
+import { EVENT_WORDS, clockText, eventText, seconds } from './format';
 import { laneNodes } from './lanes';
 import { checkInt } from './validate';
 
-const ACTIONS: { kind: TimelineEventKind; label: string }[] = [
-  { kind: 'fail-node', label: 'Fail node' },
-  { kind: 'restore-node', label: 'Restore node' },
-  { kind: 'drain-node', label: 'Drain node (cordon + evict)' },
-  { kind: 'uncordon-node', label: 'Uncordon node' },
-  { kind: 'scale-down-node', label: 'Scale node down (cluster-autoscaler)' },
-  { kind: 'kill-pod', label: 'Kill pod' },
-  { kind: 'scale', label: 'Scale Deployment to N' },
-  { kind: 'set-policy', label: 'Set externalTrafficPolicy' },
-];
+/** The label of the field that holds each kind's argument (the time model's registry). */
+const FIELD_LABEL: Record<EventSpec['field'], string> = {
+  node: 'Node',
+  pod: 'Pod',
+  replicas: 'Replicas',
+  policy: 'Policy',
+};
 
-const MAX_AT_S = 3600;
+/** The latest "At" the form offers, seconds. */
+const MAX_AT_S = SCHEDULE_FORM_MAX_AT_MS / 1000;
 
 const selectEvents = (s: Store) => s.time.events;
 
@@ -79,13 +79,10 @@ export function ScheduleForm() {
       .sort();
   }, [timeline, objects, podsAtMs]);
 
-  const isNode =
-    kind === 'fail-node' ||
-    kind === 'restore-node' ||
-    kind === 'drain-node' ||
-    kind === 'uncordon-node' ||
-    kind === 'scale-down-node';
-  const targets = isNode ? nodes : kind === 'kill-pod' ? pods : [];
+  // The argument's field and check come from the model's registry (src/model/time/registry.ts).
+  const { field, arg } = EVENT_SPECS[kind];
+  const named = arg.type === 'name' ? arg.of : null;
+  const targets = named === 'node' ? nodes : named === 'pod' ? pods : [];
   const chosen = targets.includes(target) ? target : (targets[0] ?? '');
   const failedNow = (timeline && epochAt(timeline, simMs)?.failedNodes) || [];
 
@@ -94,32 +91,30 @@ export function ScheduleForm() {
     const t = checkInt(at, { name: 'Time', min: 0, max: MAX_AT_S, unit: 'seconds' });
     if (!t.ok) return setError({ field: 'at', text: t.message });
     const ms = t.value * 1000;
-    let event: TimelineEvent;
-    if (isNode || kind === 'kill-pod') {
+    let value: string | number;
+    if (arg.type === 'name') {
       if (!chosen)
         return setError({
           field: 'target',
           text:
-            kind === 'kill-pod'
+            arg.of === 'pod'
               ? `No Pod backs the Service at ${clockText(ms)}: there is nothing to kill then.`
               : 'There is nothing to choose as a target.',
         });
-      event =
-        kind === 'kill-pod'
-          ? { at: ms, kind, pod: chosen }
-          : { at: ms, kind: kind as 'fail-node', node: chosen };
-    } else if (kind === 'scale') {
-      const n = checkInt(replicas, { name: 'Replicas', min: 0, max: MAX_REPLICAS });
+      value = chosen;
+    } else if (arg.type === 'int') {
+      const n = checkInt(replicas, { name: FIELD_LABEL[field], min: arg.min, max: arg.max });
       if (!n.ok) return setError({ field: 'replicas', text: n.message });
-      event = { at: ms, kind, replicas: n.value };
-    } else event = { at: ms, kind: 'set-policy', policy };
+      value = n.value;
+    } else value = policy;
+    const event = makeEvent(kind, ms, value as EventArg<typeof kind>) as TimelineEvent;
     setError(null);
     schedule(store, event);
     setStatus(`Scheduled: ${eventText(event)} at ${clockText(ms)}.`);
   };
 
-  const fieldError = (field: 'at' | 'replicas' | 'target') =>
-    error?.field === field ? `${id}-error` : undefined;
+  const fieldError = (which: 'at' | 'replicas' | 'target') =>
+    error?.field === which ? `${id}-error` : undefined;
 
   return (
     <div className="schedule" data-testid="schedule">
@@ -150,16 +145,16 @@ export function ScheduleForm() {
             onChange={(e) => setKind(e.target.value as TimelineEventKind)}
             data-testid="schedule-action"
           >
-            {ACTIONS.map((a) => (
-              <option key={a.kind} value={a.kind}>
-                {a.label}
+            {EVENT_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {EVENT_WORDS[k].label}
               </option>
             ))}
           </select>
         </label>
-        {targets.length > 0 || isNode || kind === 'kill-pod' ? (
+        {arg.type === 'name' ? (
           <label>
-            {kind === 'kill-pod' ? 'Pod' : 'Node'}{' '}
+            {FIELD_LABEL[field]}{' '}
             <select
               value={chosen}
               onChange={(e) => setTarget(e.target.value)}
@@ -173,9 +168,9 @@ export function ScheduleForm() {
               ))}
             </select>
           </label>
-        ) : kind === 'scale' ? (
+        ) : arg.type === 'int' ? (
           <label>
-            Replicas{' '}
+            {FIELD_LABEL[field]}{' '}
             <input
               type="text"
               inputMode="numeric"
@@ -189,13 +184,16 @@ export function ScheduleForm() {
           </label>
         ) : (
           <label>
-            Policy{' '}
+            {FIELD_LABEL[field]}{' '}
             <select
               value={policy}
               onChange={(e) => setPolicy(e.target.value as 'Cluster' | 'Local')}
             >
-              <option value="Cluster">Cluster</option>
-              <option value="Local">Local</option>
+              {arg.options.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
             </select>
           </label>
         )}

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { clockText, eventText, percent, plural, pointsDiff, seconds } from './format';
+import { EVENT_KINDS } from '../../model/time/registry';
+import {
+  EVENT_WORDS,
+  clockText,
+  eventGlyph,
+  eventText,
+  percent,
+  plural,
+  pointsDiff,
+  seconds,
+} from './format';
 import { checkHealthCheck, checkInt, draftOf } from './validate';
 
 describe('format', () => {
@@ -20,8 +30,26 @@ describe('format', () => {
   it('names events as the form does', () => {
     expect(eventText({ at: 0, kind: 'fail-node', node: 'node-1' })).toBe('fail node-1');
     expect(eventText({ at: 0, kind: 'scale', replicas: 4 })).toBe('scale to 4');
+    expect(eventText({ at: 0, kind: 'scale-down-node', node: 'node-3' })).toBe(
+      'scale down node-3 (cluster-autoscaler)',
+    );
+    expect(eventText({ at: 0, kind: 'set-policy', policy: 'Local' })).toBe(
+      'set externalTrafficPolicy: Local',
+    );
+    expect(eventGlyph({ at: 0, kind: 'kill-pod', pod: 'default/web-a' })).toBe('☓');
     expect(plural(1, 'probe')).toBe('1 probe');
     expect(plural(10_000, 'connection')).toBe('10,000 connections');
+  });
+});
+
+describe('every kind of the model’s registry has the view’s words', () => {
+  it('a distinct form label and glyph per kind, in the registry’s order', () => {
+    expect(Object.keys(EVENT_WORDS)).toEqual([...EVENT_KINDS]);
+    const labels = EVENT_KINDS.map((k) => EVENT_WORDS[k].label);
+    const glyphs = EVENT_KINDS.map((k) => EVENT_WORDS[k].glyph);
+    expect(new Set(labels).size).toBe(EVENT_KINDS.length);
+    expect(new Set(glyphs).size).toBe(EVENT_KINDS.length);
+    for (const g of glyphs) expect([...g]).toHaveLength(1);
   });
 });
 

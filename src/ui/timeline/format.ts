@@ -2,6 +2,8 @@
  * How the time view writes times, shares and events. Pure functions: no React, no store.
  * Times on the timeline are simulated milliseconds; people read seconds.
  */
+import { eventArg } from '../../model/time/eventArgs';
+import type { EventKind } from '../../model/time/registry';
 import type { TimelineEvent } from '../../model/time/types';
 
 /** Simulated ms as seconds, with one decimal only when it is not a whole second: `42 s`, `2.5 s`. */
@@ -42,46 +44,39 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${count(n)} ${n === 1 ? one : many}`;
 }
 
+/**
+ * The view's words for each kind of event: the "Schedule a change" form's option, what a
+ * scheduled event does (`text` of its argument: its node, Pod, replica count or policy), and a
+ * one-glyph mark for the lanes (always drawn with its text beside it). Keyed by the time model's
+ * kinds (src/model/time/registry.ts), so a new kind does not compile until it has its words.
+ */
+export const EVENT_WORDS: Readonly<
+  Record<EventKind, { label: string; text: (arg: string) => string; glyph: string }>
+> = {
+  'fail-node': { label: 'Fail node', text: (n) => `fail ${n}`, glyph: '✗' },
+  'restore-node': { label: 'Restore node', text: (n) => `restore ${n}`, glyph: '↺' },
+  'drain-node': { label: 'Drain node (cordon + evict)', text: (n) => `drain ${n}`, glyph: '⤓' },
+  'uncordon-node': { label: 'Uncordon node', text: (n) => `uncordon ${n}`, glyph: '⤒' },
+  'scale-down-node': {
+    label: 'Scale node down (cluster-autoscaler)',
+    text: (n) => `scale down ${n} (cluster-autoscaler)`,
+    glyph: '⇣',
+  },
+  'kill-pod': { label: 'Kill pod', text: (p) => `kill pod ${p}`, glyph: '☓' },
+  scale: { label: 'Scale Deployment to N', text: (r) => `scale to ${r}`, glyph: '⇅' },
+  'set-policy': {
+    label: 'Set externalTrafficPolicy',
+    text: (p) => `set externalTrafficPolicy: ${p}`,
+    glyph: '⇄',
+  },
+};
+
 /** What an event does, in the words of the form and the event list. */
 export function eventText(e: TimelineEvent): string {
-  switch (e.kind) {
-    case 'fail-node':
-      return `fail ${e.node}`;
-    case 'restore-node':
-      return `restore ${e.node}`;
-    case 'drain-node':
-      return `drain ${e.node}`;
-    case 'uncordon-node':
-      return `uncordon ${e.node}`;
-    case 'scale-down-node':
-      return `scale down ${e.node} (cluster-autoscaler)`;
-    case 'kill-pod':
-      return `kill pod ${e.pod}`;
-    case 'scale':
-      return `scale to ${e.replicas}`;
-    case 'set-policy':
-      return `set externalTrafficPolicy: ${e.policy}`;
-  }
+  return EVENT_WORDS[e.kind].text(String(eventArg(e)));
 }
 
 /** A one-glyph mark for an event on the lanes (always drawn with its text beside it). */
 export function eventGlyph(e: TimelineEvent): string {
-  switch (e.kind) {
-    case 'fail-node':
-      return '✗';
-    case 'restore-node':
-      return '↺';
-    case 'drain-node':
-      return '⤓';
-    case 'uncordon-node':
-      return '⤒';
-    case 'scale-down-node':
-      return '⇣';
-    case 'kill-pod':
-      return '☓';
-    case 'scale':
-      return '⇅';
-    case 'set-policy':
-      return '⇄';
-  }
+  return EVENT_WORDS[e.kind].glyph;
 }

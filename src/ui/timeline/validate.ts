@@ -3,6 +3,7 @@
  * or a message that names the field, what is allowed and what was typed; the field keeps the
  * text, so nothing typed is lost.
  */
+import { HEALTH_CHECK_RANGES } from '../../model/time/limits';
 import type { HealthCheckSettings } from '../../model/time/types';
 
 /** A checked field: its value, or a message for the person. */
@@ -59,30 +60,32 @@ export type HealthCheckProblems = Partial<Record<keyof HealthCheckDraft, string>
 
 /**
  * Checks a health-check draft against the ranges Google Cloud's `compute.healthChecks` API
- * accepts (`checkIntervalSec` and `timeoutSec` 1–300 s, thresholds 1–10, and "it is invalid
- * for timeoutSec to have greater value than checkIntervalSec" — HealthCheck resource
- * reference, cloud.google.com/compute/docs/reference/rest/v1/healthChecks).
+ * accepts (`HEALTH_CHECK_RANGES` in src/model/time/limits.ts: `checkIntervalSec` and
+ * `timeoutSec` 1–300 s, thresholds 1–10), and "it is invalid for timeoutSec to have greater
+ * value than checkIntervalSec" (HealthCheck resource reference,
+ * cloud.google.com/compute/docs/reference/rest/v1/healthChecks).
  */
 export function checkHealthCheck(
   draft: HealthCheckDraft,
 ): { ok: true; value: HealthCheckSettings } | { ok: false; problems: HealthCheckProblems } {
+  const r = HEALTH_CHECK_RANGES;
   const interval = checkInt(draft.intervalSeconds, {
     name: 'Interval',
-    min: 1,
-    max: 300,
+    ...r.intervalSeconds,
     unit: 'seconds',
   });
   const timeout = checkInt(draft.timeoutSeconds, {
     name: 'Timeout',
-    min: 1,
-    max: 300,
+    ...r.timeoutSeconds,
     unit: 'seconds',
   });
-  const healthy = checkInt(draft.healthyThreshold, { name: 'Healthy threshold', min: 1, max: 10 });
+  const healthy = checkInt(draft.healthyThreshold, {
+    name: 'Healthy threshold',
+    ...r.healthyThreshold,
+  });
   const unhealthy = checkInt(draft.unhealthyThreshold, {
     name: 'Unhealthy threshold',
-    min: 1,
-    max: 10,
+    ...r.unhealthyThreshold,
   });
   const problems: HealthCheckProblems = {};
   if (!interval.ok) problems.intervalSeconds = interval.message;
@@ -110,6 +113,3 @@ export function checkHealthCheck(
     },
   };
 }
-
-/** The number of connections the many-connections panel accepts (issue 6: 1 to 100,000). */
-export const MAX_CONNECTIONS = 100_000;
