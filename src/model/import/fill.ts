@@ -6,24 +6,36 @@
  * (the UI prefixes them with "assumed: "). What nobody can know is not invented: a
  * LoadBalancer Service without `status.loadBalancer.ingress` stays `<pending>`.
  *
- * Sources:
- * - EndpointSlices: the EndpointSlice controller, kubernetes/kubernetes
- *   `staging/src/k8s.io/endpointslice/utils.go` (`podToEndpoint`, `getEndpointPorts`,
- *   `setEndpointSliceLabels`), `reconciler.go` (one slice per distinct port list, a
- *   placeholder slice when no Pod matches), `pkg/api/v1/pod/util.go` (`FindPort`: a named
- *   targetPort is looked up in the Pod's containers' ports, name and protocol must both match;
- *   restartable init containers count too) and `pkg/api/v1/endpoints/util.go`
- *   (`ShouldPodBeInEndpoints`: no terminal Pods, no Pods without an IP; the slice controller
- *   keeps terminating Pods).
+ * Sources, each in the module that follows it:
+ * - EndpointSlices: the EndpointSlice controller (./deriveSlices.ts).
+ * - Nodes named but not given (./deriveNodes.ts).
  * - kube-proxy's defaults: `pkg/proxy/apis/config/v1alpha1/defaults.go` (mode iptables on
- *   Linux, no clusterCIDR).
+ *   Linux, no clusterCIDR) (./kubeProxyDefaults.ts).
  * - The client and the cloud balancer: {@link completeScenario}.
  */
-import type { EndpointSlice, KubeProxyConfiguration, Node, ScenarioObject } from '../k8s/objects';
+import type { EndpointSlice, Node, ScenarioObject } from '../k8s/objects';
 import { completeScenario } from './load';
-import { ipToInt, isIPv4 } from '../net/ip';
 import { mirrorEndpoints } from './mirror';
 import { allocateClusterIPs } from './allocate';
+import type { Cidr4 } from './cidr4';
+import { parseCidr } from './cidr4';
+import { deriveSlices, PodIndex } from './deriveSlices';
+import { deriveNodes } from './deriveNodes';
+import { defaultKubeProxy } from './kubeProxyDefaults';
+import type { Rec } from './raw';
+import {
+  arr,
+  errorText,
+  metaOf,
+  naturalCompare,
+  podIPv4,
+  rec,
+  SERVICE_NAME,
+  str,
+  strMap,
+} from './raw';
+
+export { ASSUMED_ANNOTATION } from './raw';
 
 /** The result of {@link fillGaps}. */
 export interface Filled {
@@ -36,509 +48,48 @@ export interface Filled {
   assumed: string[];
 }
 
-/** The annotation on objects {@link fillGaps} wrote, saying where they came from. */
-export const ASSUMED_ANNOTATION = 'lbpath.example/assumed';
-
-/** The label the EndpointSlice controller sets on its slices (`discovery.LabelManagedBy`). */
-const MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
-const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
-const SERVICE_NAME = 'kubernetes.io/service-name';
-
-type Rec = Record<string, unknown>;
-const rec = (x: unknown): Rec =>
-  x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Rec) : {};
-const arr = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
-const str = (x: unknown): string => (typeof x === 'string' ? x : '');
-const strMap = (x: unknown): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(rec(x)).filter((e): e is [string, string] => typeof e[1] === 'string'),
-  );
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-
-function metaOf(o: unknown): { namespace: string; name: string } {
-  const m = rec(rec(o).metadata);
-  return { namespace: str(m.namespace) || 'default', name: str(m.name) };
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-function intToIp(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-}
-
-function maskOf(bits: number): number {
-  return bits === 0 ? 0 : (~(2 ** (32 - bits) - 1) >>> 0) >>> 0;
-}
-
-/** `10.244.1.0/24` → base and prefix length; undefined when malformed. */
-function parseCidr(s: string): { base: number; bits: number } | undefined {
-  const [ip, bitsText, extra] = s.trim().split('/');
-  if (extra !== undefined || ip === undefined || !isIPv4(ip) || !/^\d{1,2}$/.test(bitsText ?? ''))
-    return undefined;
-  const bits = Number(bitsText);
-  if (bits > 32) return undefined;
-  return { base: (ipToInt(ip) & maskOf(bits)) >>> 0, bits };
-}
-
-function inCidr(c: { base: number; bits: number }, ip: string): boolean {
-  return isIPv4(ip) && (ipToInt(ip) & maskOf(c.bits)) >>> 0 === c.base;
-}
-
-/** IPv4 ranges, indexed by prefix length: "does any hold this address" in ≤ 33 lookups. */
-class CidrSet {
-  private readonly bases = new Map<number, Set<number>>();
-
-  constructor(cidrs: readonly { base: number; bits: number }[]) {
-    for (const c of cidrs) {
-      const set = this.bases.get(c.bits) ?? new Set<number>();
-      set.add(c.base);
-      this.bases.set(c.bits, set);
-    }
-  }
-
-  /** True when one of the ranges holds the address `ip` (an unsigned 32-bit integer). */
-  holds(ip: number): boolean {
-    for (const [bits, set] of this.bases) if (set.has((ip & maskOf(bits)) >>> 0)) return true;
-    return false;
-  }
-}
-
-function cidrText(c: { base: number; bits: number }): string {
-  return `${intToIp(c.base)}/${c.bits}`;
-}
-
-/** The /24 holding `ip`. */
-function slash24(ip: string): string {
-  return cidrText({ base: (ipToInt(ip) & maskOf(24)) >>> 0, bits: 24 });
-}
-
-/** Orders `node-2` before `node-10`. */
-function naturalCompare(a: string, b: string): number {
-  const split = (s: string) => s.split(/(\d+)/);
-  const x = split(a);
-  const y = split(b);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const p = x[i] ?? '';
-    const q = y[i] ?? '';
-    if (p === q) continue;
-    if (i % 2 === 1) return Number(p) - Number(q) || (p < q ? -1 : 1);
-    return p < q ? -1 : 1;
-  }
-  return x.length - y.length;
-}
-
-/** The Pod's IPv4 address: the IPv4 entry of `status.podIPs`, else `status.podIP`. */
-function podIPv4(pod: Rec): string {
-  const status = rec(pod.status);
-  for (const p of arr(status.podIPs)) {
-    const ip = str(rec(p).ip);
-    if (isIPv4(ip)) return ip;
-  }
-  const ip = str(status.podIP);
-  return isIPv4(ip) ? ip : '';
-}
-
-/** `podutil.IsPodReady`: the Pod's Ready condition is True. */
-function podReady(pod: Rec): boolean {
-  return arr(rec(pod.status).conditions).some(
-    (c) => str(rec(c).type) === 'Ready' && str(rec(c).status) === 'True',
-  );
+/** The objects of the input the filler reads, by kind, as untyped records. */
+interface Given {
+  services: Rec[];
+  pods: Rec[];
+  nodes: Rec[];
+  slices: Rec[];
 }
 
 /**
- * `podutil.FindPort`: a number is taken as is; a name is looked up in the containers' (and
- * restartable init containers') ports, where both name and protocol must match.
+ * Step 1: the EndpointSlices the controller would have written, for each Service none of the
+ * given slices belongs to.
  */
-function findPort(pod: Rec, servicePort: Rec): number | undefined {
-  const target = servicePort.targetPort ?? servicePort.port;
-  if (typeof target === 'number') return Number.isInteger(target) ? target : undefined;
-  const name = str(target);
-  // The model's reading of a digit-only string (resolve.ts does the same).
-  if (/^\d+$/.test(name)) return Number(name);
-  const protocol = str(servicePort.protocol) || 'TCP';
-  const spec = rec(pod.spec);
-  const containers = [
-    ...arr(spec.containers),
-    ...arr(spec.initContainers).filter((c) => str(rec(c).restartPolicy) === 'Always'),
-  ];
-  for (const c of containers)
-    for (const p of arr(rec(c).ports)) {
-      const port = rec(p);
-      if (str(port.name) === name && (str(port.protocol) || 'TCP') === protocol) {
-        const n = port.containerPort;
-        if (typeof n === 'number' && Number.isInteger(n)) return n;
-      }
-    }
-  return undefined;
-}
-
-/**
- * The Pods by namespace and by each string label, so that a selector's Pods are found from its
- * rarest label instead of by reading every Pod for every Service. Keeps input order.
- */
-class PodIndex {
-  private readonly byLabel = new Map<string, Rec[]>();
-  private readonly byNamespace = new Map<string, Rec[]>();
-
-  constructor(pods: readonly Rec[]) {
-    const push = (map: Map<string, Rec[]>, key: string, pod: Rec) => {
-      const list = map.get(key);
-      if (list) list.push(pod);
-      else map.set(key, [pod]);
-    };
-    for (const pod of pods) {
-      const { namespace } = metaOf(pod);
-      push(this.byNamespace, namespace, pod);
-      for (const [k, v] of Object.entries(strMap(rec(pod.metadata).labels)))
-        push(this.byLabel, JSON.stringify([namespace, k, v]), pod);
-    }
-  }
-
-  /** The Pods of `namespace` whose labels hold every pair of `selector`, in input order. */
-  matching(namespace: string, selector: Record<string, string>): Rec[] {
-    const entries = Object.entries(selector);
-    if (entries.length === 0) return this.byNamespace.get(namespace) ?? [];
-    let rarest: Rec[] | undefined;
-    for (const [k, v] of entries) {
-      const list = this.byLabel.get(JSON.stringify([namespace, k, v])) ?? [];
-      if (!rarest || list.length < rarest.length) rarest = list;
-    }
-    return (rarest ?? []).filter((p) => {
-      const labels = strMap(rec(p.metadata).labels);
-      return entries.every(([k, v]) => labels[k] === v);
-    });
-  }
-}
-
-type EndpointPort = NonNullable<EndpointSlice['ports']>[number];
-type Endpoint = EndpointSlice['endpoints'][number];
-
-/** The endpoint slices the controller would write for `svc`, or undefined when it writes none. */
-function deriveSlices(
-  svcObj: Rec,
-  pods: PodIndex,
-  nodeZones: Map<string, string>,
-  assumed: string[],
-): EndpointSlice[] | undefined {
-  const { namespace, name } = metaOf(svcObj);
-  const spec = rec(svcObj.spec);
-  const selector = strMap(spec.selector);
-  // A Service without a selector: its EndpointSlices are the user's to write
-  // (the controller's syncService returns early when spec.selector is nil).
-  if (Object.keys(selector).length === 0 || str(spec.type) === 'ExternalName') return undefined;
-  const servicePorts = arr(spec.ports).map(rec);
-  const publishNotReady = spec.publishNotReadyAddresses === true;
-  const matching = pods.matching(namespace, selector);
-  const groups = new Map<string, { ports: EndpointPort[]; endpoints: Endpoint[] }>();
-  const notes: string[] = [];
-  let used = 0;
-  for (const pod of matching) {
-    const phase = str(rec(pod.status).phase);
-    const ip = podIPv4(pod);
-    // ShouldPodBeInEndpoints(pod, includeTerminating=true).
-    if (phase === 'Succeeded' || phase === 'Failed' || ip === '') continue;
-    used++;
-    const podMeta = rec(pod.metadata);
-    const podSpec = rec(pod.spec);
-    const ports: EndpointPort[] = [];
-    for (const sp of servicePorts) {
-      const port = findPort(pod, sp);
-      if (port === undefined) {
-        notes.push(
-          `Pod ${namespace}/${metaOf(pod).name} has no ${str(sp.protocol) || 'TCP'} container port named "${str(sp.targetPort)}", so its endpoint lists no port "${str(sp.name)}"`,
-        );
-        continue;
-      }
-      ports.push({
-        name: str(sp.name),
-        port,
-        protocol: str(sp.protocol) || 'TCP',
-        ...(typeof sp.appProtocol === 'string' ? { appProtocol: sp.appProtocol } : {}),
-      });
-    }
-    // podToEndpoint: serving is the Ready condition; ready is never true while terminating
-    // unless the Service publishes not-ready addresses.
-    const serving = podReady(pod);
-    const terminating =
-      podMeta.deletionTimestamp !== undefined && podMeta.deletionTimestamp !== null;
-    const ready = publishNotReady || (serving && !terminating);
-    const nodeName = str(podSpec.nodeName);
-    const zone = nodeZones.get(nodeName);
-    const uid = str(podMeta.uid);
-    const hostname = str(podSpec.hostname);
-    const endpoint: Endpoint = {
-      addresses: [ip],
-      conditions: { ready, serving, terminating },
-      ...(hostname !== '' && str(podSpec.subdomain) === name ? { hostname } : {}),
-      ...(nodeName ? { nodeName } : {}),
-      targetRef: {
-        kind: 'Pod',
-        namespace,
-        name: metaOf(pod).name,
-        ...(uid ? { uid } : {}),
-      },
-      ...(zone ? { zone } : {}),
-    };
-    const key = JSON.stringify(ports);
-    const group = groups.get(key) ?? { ports, endpoints: [] };
-    group.endpoints.push(endpoint);
-    groups.set(key, group);
-  }
-  // No Pod: the controller still writes one empty placeholder slice.
-  if (groups.size === 0) groups.set('[]', { ports: [], endpoints: [] });
-
-  // setEndpointSliceLabels: the Service's labels, then the controller's own two.
-  const labels: Record<string, string> = { ...strMap(rec(svcObj.metadata).labels) };
-  delete labels[SERVICE_NAME];
-  delete labels[MANAGED_BY];
-  if (str(spec.clusterIP) === 'None') labels['service.kubernetes.io/headless'] = '';
-  labels[SERVICE_NAME] = name;
-  labels[MANAGED_BY] = CONTROLLER_NAME;
-
-  const slices: EndpointSlice[] = [];
-  let i = 0;
-  for (const g of groups.values()) {
-    i++;
-    slices.push({
-      apiVersion: 'discovery.k8s.io/v1',
-      kind: 'EndpointSlice',
-      metadata: {
-        name: i === 1 ? `${name}-derived` : `${name}-derived-${i}`,
-        namespace,
-        labels: { ...labels },
-        annotations: {
-          [ASSUMED_ANNOTATION]: `derived from the Pods matching the selector of Service ${namespace}/${name}`,
-        },
-      },
-      addressType: 'IPv4',
-      endpoints: g.endpoints,
-      ports: g.ports,
-    });
-  }
-  const names = slices.map((s) => s.metadata?.name ?? '').join(', ');
-  assumed.push(
-    used === 0
-      ? `EndpointSlice ${namespace}/${names}, empty: no EndpointSlice of Service ${namespace}/${name} was given and no Pod with an IP matches its selector, so it has no endpoints`
-      : `EndpointSlice${slices.length > 1 ? 's' : ''} ${namespace}/${names} for Service ${namespace}/${name}, derived from the ${plural(used, 'Pod')} its selector matches as the EndpointSlice controller would write ${slices.length > 1 ? 'them' : 'it'} (no EndpointSlice was given)`,
-    ...notes,
-  );
-  return slices;
-}
-
-/** Nodes named by Pods or endpoints but absent from the objects, built from what those say. */
-function deriveNodes(
-  missing: string[],
-  pods: Rec[],
-  slices: EndpointSlice[],
-  knownAddresses: Set<string>,
-  givenPodCIDRs: { base: number; bits: number }[],
-  assumed: string[],
-): Node[] {
-  // Per missing node: its host IP (the Pods' status.hostIP, or a hostNetwork Pod's IP) and
-  // the IPs of its Pods on the pod network.
-  const hostIP = new Map<string, string>();
-  const podIPs = new Map<string, Set<string>>();
-  const hostNetworkIPs = new Set<string>();
-  for (const name of missing) podIPs.set(name, new Set());
-  for (const pod of pods) {
-    const node = str(rec(pod.spec).nodeName);
-    const ips = podIPs.get(node);
-    if (!ips) continue;
-    const status = rec(pod.status);
-    let host = str(status.hostIP);
-    if (!isIPv4(host))
-      host =
-        arr(status.hostIPs)
-          .map((h) => str(rec(h).ip))
-          .find(isIPv4) ?? '';
-    const ip = podIPv4(pod);
-    if (rec(pod.spec).hostNetwork === true) {
-      if (ip) hostNetworkIPs.add(ip);
-      if (!host) host = ip;
-    } else if (ip) ips.add(ip);
-    if (host && !hostIP.has(node)) hostIP.set(node, host);
-  }
-  for (const s of slices)
-    for (const ep of arr(rec(s).endpoints)) {
-      const e = rec(ep);
-      const ips = podIPs.get(str(e.nodeName));
-      const ip = str(arr(e.addresses)[0]);
-      if (ips && isIPv4(ip) && !hostNetworkIPs.has(ip)) ips.add(ip);
-    }
-  for (const name of missing) {
-    const host = hostIP.get(name);
-    if (host) podIPs.get(name)?.delete(host);
-  }
-
-  // A /24 is a node's podCIDR when all its Pod IPs lie in it and no other node's do.
-  const candidate = new Map<string, string>();
-  const why = new Map<string, string>();
-  for (const name of missing) {
-    const ips = [...(podIPs.get(name) ?? [])];
-    const nets = new Set(ips.map(slash24));
-    const [only] = nets;
-    if (ips.length === 0) why.set(name, 'no Pod IPs on it to infer it from');
-    else if (nets.size !== 1 || only === undefined)
-      why.set(name, `its Pods' IPs (${ips.join(', ')}) do not share one /24`);
-    else candidate.set(name, only);
-  }
-  // Indexed: how many candidates claim each /24, which nodes have Pod IPs in each /24 (every
-  // IP in podIPs is IPv4, so "in the /24 `net`" is "its /24 is `net`"), and the given podCIDRs.
-  const claims = new Map<string, number>();
-  for (const net of candidate.values()) claims.set(net, (claims.get(net) ?? 0) + 1);
-  const nodesIn = new Map<string, Set<string>>();
-  for (const [node, ips] of podIPs)
-    for (const ip of ips) {
-      const net = slash24(ip);
-      const set = nodesIn.get(net) ?? new Set<string>();
-      set.add(node);
-      nodesIn.set(net, set);
-    }
-  const given = new CidrSet(givenPodCIDRs);
-  // The given podCIDRs by the /24 their base lies in.
-  const givenBases = new Set(givenPodCIDRs.map((g) => (g.base & maskOf(24)) >>> 0));
-  const snapshot = [...candidate];
-  for (const [name, net] of snapshot) {
-    const c = parseCidr(net);
-    const holders = nodesIn.get(net);
-    const clash =
-      (claims.get(net) ?? 0) > 1 ||
-      (holders !== undefined && [...holders].some((other) => other !== name)) ||
-      (c !== undefined && (given.holds(c.base) || givenBases.has(c.base)));
-    if (clash) {
-      candidate.delete(name);
-      why.set(name, `${net}, the /24 of its Pods' IPs, also holds other nodes' Pods`);
-    }
-  }
-
-  // Placeholder InternalIPs: 192.168.0.(10+i) for the i-th missing node (from 1), moving up
-  // past any address already in use or on a pod network.
-  const podNets = new CidrSet(
-    [...givenPodCIDRs, ...[...candidate.values()].map((n) => parseCidr(n))].filter(
-      (c): c is { base: number; bits: number } => c !== undefined,
-    ),
-  );
-  for (const host of hostIP.values()) knownAddresses.add(host);
-  const placeholder = (i: number): string => {
-    let n = ipToInt('192.168.0.10') + i;
-    let ip = intToIp(n);
-    // Bounded: a pod network as wide as 0.0.0.0/0 would hold every candidate.
-    for (let tries = 0; tries < 65536; tries++) {
-      ip = intToIp(n);
-      if (!knownAddresses.has(ip) && !podNets.holds(n >>> 0)) break;
-      n = (n + 1) >>> 0;
-    }
-    knownAddresses.add(ip);
-    return ip;
-  };
-
-  return missing.map((name, i): Node => {
-    const host = hostIP.get(name);
-    const internalIP = host ?? placeholder(i + 1);
-    const podCIDR = candidate.get(name);
-    assumed.push(
-      `Node ${name}, named by Pods or endpoints but by no Node object: Ready, InternalIP ${internalIP} ${host ? "(its Pods' status.hostIP)" : '(a placeholder)'}, ${podCIDR ? `podCIDR ${podCIDR} (the /24 holding its Pods' IPs)` : `no podCIDR (${why.get(name) ?? 'unknown'})`}`,
-    );
-    return {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: {
-        name,
-        labels: { 'kubernetes.io/hostname': name },
-        annotations: {
-          [ASSUMED_ANNOTATION]: 'built from the Pods and endpoints that name this node',
-        },
-      },
-      spec: podCIDR ? { podCIDR, podCIDRs: [podCIDR] } : {},
-      status: {
-        addresses: [
-          { type: 'InternalIP', address: internalIP },
-          { type: 'Hostname', address: name },
-        ],
-        conditions: [{ type: 'Ready', status: 'True' }],
-      },
-    };
-  });
-}
-
-/**
- * The clusterCIDR to assume from the Nodes' podCIDRs: their smallest common supernet, widened
- * to the /16 around it when that /16 holds none of `others` (node, Service and balancer
- * addresses) — the usual size of a pod network (kubeadm/flannel's 10.244.0.0/16).
- */
-function inferClusterCIDR(
-  podCIDRs: string[],
-  others: Set<string>,
-): { cidr: string; widened: boolean } | { why: string } {
-  if (podCIDRs.length === 0) return { why: 'no Node has a spec.podCIDR to infer it from' };
-  const parsed = podCIDRs.map(parseCidr);
-  if (parsed.some((c) => c === undefined)) return { why: 'a Node has a malformed spec.podCIDR' };
-  const cs = parsed as { base: number; bits: number }[];
-  const first = cs[0] as { base: number; bits: number };
-  let bits = Math.min(...cs.map((c) => c.bits));
-  for (const c of cs) bits = Math.min(bits, Math.clz32((c.base ^ first.base) >>> 0));
-  const minimal = { base: (first.base & maskOf(bits)) >>> 0, bits };
-  if (bits > 16) {
-    const wide = { base: (first.base & maskOf(16)) >>> 0, bits: 16 };
-    if (![...others].some((ip) => inCidr(wide, ip))) return { cidr: cidrText(wide), widened: true };
-  }
-  return { cidr: cidrText(minimal), widened: false };
-}
-
-function fill(objects: ScenarioObject[]): Filled {
-  const assumed: string[] = [];
-  const added: ScenarioObject[] = [];
-  const all = objects as unknown[];
-  const ofKind = (k: string) => all.filter((o) => rec(o).kind === k).map(rec);
-  const services = ofKind('Service');
-  const pods = ofKind('Pod');
-  const nodes = ofKind('Node');
-  const givenSlices = ofKind('EndpointSlice');
-
-  // 1. EndpointSlices the controller would have written.
+function missingSlices(given: Given, assumed: string[]): EndpointSlice[] {
   const nodeZones = new Map<string, string>();
-  for (const n of nodes) {
+  for (const n of given.nodes) {
     const zone = strMap(rec(n.metadata).labels)['topology.kubernetes.io/zone'];
     if (zone) nodeZones.set(metaOf(n).name, zone);
   }
-  const derivedSlices: EndpointSlice[] = [];
+  const derived: EndpointSlice[] = [];
   // `namespace/name` of each Service the given EndpointSlices belong to.
   const sliced = new Set<string>();
-  for (const s of givenSlices) {
+  for (const s of given.slices) {
     const owner = strMap(rec(s.metadata).labels)[SERVICE_NAME];
     if (owner !== undefined) sliced.add(JSON.stringify([metaOf(s).namespace, owner]));
   }
-  const podIndex = new PodIndex(pods);
-  for (const svc of services) {
+  const podIndex = new PodIndex(given.pods);
+  for (const svc of given.services) {
     const { namespace, name } = metaOf(svc);
     if (sliced.has(JSON.stringify([namespace, name]))) continue;
     const slices = deriveSlices(svc, podIndex, nodeZones, assumed);
-    if (slices) derivedSlices.push(...slices);
+    if (slices) derived.push(...slices);
     else if (Object.keys(strMap(rec(svc.spec).selector)).length === 0)
       assumed.push(
         `no endpoints for Service ${namespace}/${name}: it has no selector and no EndpointSlice was given`,
       );
   }
-  added.push(...derivedSlices.map((s) => ({ ...s, kind: 'EndpointSlice' as const })));
+  return derived;
+}
 
-  // 2. Nodes the Pods and endpoints name but nobody gave.
-  const slicesNow = [...(givenSlices as unknown as EndpointSlice[]), ...derivedSlices];
-  const nodeNames = new Set(nodes.map((n) => metaOf(n).name));
-  const referenced = new Set<string>();
-  for (const p of pods) referenced.add(str(rec(p.spec).nodeName));
-  for (const s of slicesNow)
-    for (const ep of arr(rec(s).endpoints)) referenced.add(str(rec(ep).nodeName));
-  const missing = [...referenced].filter((n) => n !== '' && !nodeNames.has(n)).sort(naturalCompare);
-  const knownAddresses = new Set<string>();
-  for (const n of nodes)
-    for (const a of arr(rec(n.status).addresses)) knownAddresses.add(str(rec(a).address));
-  for (const p of pods) knownAddresses.add(podIPv4(p));
-  for (const s of slicesNow)
-    for (const ep of arr(rec(s).endpoints)) knownAddresses.add(str(arr(rec(ep).addresses)[0]));
-  const serviceAddresses = new Set<string>();
+/** The Services' ClusterIPs, externalIPs and load-balancer ingress IPs. */
+function serviceAddressesOf(services: Rec[]): Set<string> {
+  const out = new Set<string>();
   for (const s of services) {
     const spec = rec(s.spec);
     for (const ip of [
@@ -546,44 +97,70 @@ function fill(objects: ScenarioObject[]): Filled {
       ...arr(spec.clusterIPs).map(str),
       ...arr(spec.externalIPs).map(str),
     ])
-      serviceAddresses.add(ip);
-    for (const ing of arr(rec(rec(s.status).loadBalancer).ingress))
-      serviceAddresses.add(str(rec(ing).ip));
+      out.add(ip);
+    for (const ing of arr(rec(rec(s.status).loadBalancer).ingress)) out.add(str(rec(ing).ip));
   }
+  return out;
+}
+
+/** Step 2: the Nodes the Pods and endpoints name but nobody gave (./deriveNodes.ts). */
+function missingNodes(
+  given: Given,
+  slices: EndpointSlice[],
+  serviceAddresses: Set<string>,
+  assumed: string[],
+): Node[] {
+  const { nodes, pods } = given;
+  const nodeNames = new Set(nodes.map((n) => metaOf(n).name));
+  const referenced = new Set<string>();
+  for (const p of pods) referenced.add(str(rec(p.spec).nodeName));
+  for (const s of slices)
+    for (const ep of arr(rec(s).endpoints)) referenced.add(str(rec(ep).nodeName));
+  const missing = [...referenced].filter((n) => n !== '' && !nodeNames.has(n)).sort(naturalCompare);
+  if (missing.length === 0) return [];
+  const knownAddresses = new Set<string>();
+  for (const n of nodes)
+    for (const a of arr(rec(n.status).addresses)) knownAddresses.add(str(rec(a).address));
+  for (const p of pods) knownAddresses.add(podIPv4(p));
+  for (const s of slices)
+    for (const ep of arr(rec(s).endpoints)) knownAddresses.add(str(arr(rec(ep).addresses)[0]));
   for (const ip of serviceAddresses) knownAddresses.add(ip);
   knownAddresses.delete('');
   const givenPodCIDRs = nodes
     .map((n) => parseCidr(str(rec(n.spec).podCIDR)))
-    .filter((c): c is { base: number; bits: number } => c !== undefined);
-  const derivedNodes =
-    missing.length > 0
-      ? deriveNodes(missing, pods, slicesNow, knownAddresses, givenPodCIDRs, assumed)
-      : [];
-  added.push(...derivedNodes.map((n) => ({ ...n, kind: 'Node' as const })));
+    .filter((c): c is Cidr4 => c !== undefined);
+  return deriveNodes(missing, pods, slices, knownAddresses, givenPodCIDRs, assumed);
+}
 
-  // 3. No Pods: the endpoints are what the slices say, nothing more.
-  if (pods.length === 0 && slicesNow.some((s) => arr(rec(s).endpoints).length > 0)) {
-    assumed.push(
-      'no Pods given: the endpoints are taken from the EndpointSlices alone (address, node and conditions)',
-    );
-    const unnamed = new Map<string, string[]>();
-    for (const s of slicesNow) {
-      const svc = `${metaOf(s).namespace}/${strMap(rec(rec(s).metadata).labels)[SERVICE_NAME] ?? ''}`;
-      for (const ep of arr(rec(s).endpoints)) {
-        const e = rec(ep);
-        if (str(rec(e.targetRef).kind) === 'Pod' && str(rec(e.targetRef).name) !== '') continue;
-        const list = unnamed.get(svc) ?? [];
-        list.push(str(arr(e.addresses)[0]));
-        unnamed.set(svc, list);
-      }
+/** Step 3: no Pods, so the endpoints are what the slices say, nothing more. */
+function podlessEndpoints(given: Given, slices: EndpointSlice[]): string[] {
+  if (given.pods.length > 0 || !slices.some((s) => arr(rec(s).endpoints).length > 0)) return [];
+  const out = [
+    'no Pods given: the endpoints are taken from the EndpointSlices alone (address, node and conditions)',
+  ];
+  const unnamed = new Map<string, string[]>();
+  for (const s of slices) {
+    const svc = `${metaOf(s).namespace}/${strMap(rec(rec(s).metadata).labels)[SERVICE_NAME] ?? ''}`;
+    for (const ep of arr(rec(s).endpoints)) {
+      const e = rec(ep);
+      if (str(rec(e.targetRef).kind) === 'Pod' && str(rec(e.targetRef).name) !== '') continue;
+      const list = unnamed.get(svc) ?? [];
+      list.push(str(arr(e.addresses)[0]));
+      unnamed.set(svc, list);
     }
-    for (const [svc, ips] of unnamed)
-      assumed.push(
-        `the Pods behind ${ips.join(', ')} (Service ${svc}) are unnamed: their endpoints carry no targetRef`,
-      );
   }
+  for (const [svc, ips] of unnamed)
+    out.push(
+      `the Pods behind ${ips.join(', ')} (Service ${svc}) are unnamed: their endpoints carry no targetRef`,
+    );
+  return out;
+}
 
-  // 4. A LoadBalancer Service nobody has answered for stays <pending>.
+/**
+ * Step 4: a LoadBalancer Service nobody has answered for stays <pending>.
+ * @returns the pending Service objects (they get no balancer).
+ */
+function pendingServices(services: Rec[], assumed: string[]): Set<unknown> {
   const pending = new Set<unknown>();
   for (const svc of services) {
     if (str(rec(svc.spec).type) !== 'LoadBalancer') continue;
@@ -605,37 +182,18 @@ function fill(objects: ScenarioObject[]): Filled {
       `no load-balancer address for Service ${namespace}/${name}: status.loadBalancer is empty, so EXTERNAL-IP stays <pending> — no cloud controller or load-balancer implementation (such as MetalLB) has answered; none is invented`,
     );
   }
+  return pending;
+}
 
-  // 5. kube-proxy's configuration: its defaults, and a clusterCIDR if the Nodes tell one.
-  if (!all.some((o) => rec(o).kind === 'KubeProxyConfiguration')) {
-    const allNodes = [...nodes, ...(derivedNodes as unknown as Rec[])];
-    const podCIDRs = allNodes.map((n) => str(rec(n.spec).podCIDR));
-    const others = new Set(serviceAddresses);
-    for (const n of allNodes)
-      for (const a of arr(rec(n.status).addresses)) others.add(str(rec(a).address));
-    const inferred = podCIDRs.some((c) => c === '')
-      ? {
-          why: podCIDRs.every((c) => c === '')
-            ? 'no Node has a spec.podCIDR to infer it from'
-            : 'not every Node has a spec.podCIDR',
-        }
-      : inferClusterCIDR(podCIDRs, others);
-    const cfg: KubeProxyConfiguration = {
-      apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
-      kind: 'KubeProxyConfiguration',
-      ...('cidr' in inferred ? { clusterCIDR: inferred.cidr } : {}),
-    };
-    added.push(cfg);
-    assumed.push(
-      "kube-proxy's defaults (mode iptables): no KubeProxyConfiguration was given",
-      'cidr' in inferred
-        ? `kube-proxy clusterCIDR ${inferred.cidr}: ${inferred.widened ? "the /16 holding every Node's spec.podCIDR" : "the smallest range holding every Node's spec.podCIDR"} (kube-proxy's own default is empty; kubeadm sets it to the pod subnet)`
-        : `no kube-proxy clusterCIDR (its default): ${inferred.why}`,
-    );
-  }
-
-  // 6. The client, and a balancer for each Service that has an address.
-  const filled = [...objects, ...added];
+/**
+ * Step 6: the client, and a balancer for each Service that has an address
+ * ({@link completeScenario}, shown every object but the pending Services).
+ */
+function withClientAndBalancers(
+  filled: ScenarioObject[],
+  pending: Set<unknown>,
+  assumed: string[],
+): Filled {
   const forBalancers = filled.filter((o) => !pending.has(o));
   try {
     const done = completeScenario(forBalancers);
@@ -648,6 +206,39 @@ function fill(objects: ScenarioObject[]): Filled {
       assumed: [...assumed, `no client or balancer added (${errorText(e)})`],
     };
   }
+}
+
+/** The filler's steps in order, on objects whose ClusterIPs and endpoints are settled. */
+function fill(objects: ScenarioObject[]): Filled {
+  const assumed: string[] = [];
+  const added: ScenarioObject[] = [];
+  const all = objects as unknown[];
+  const ofKind = (k: string) => all.filter((o) => rec(o).kind === k).map(rec);
+  const given: Given = {
+    services: ofKind('Service'),
+    pods: ofKind('Pod'),
+    nodes: ofKind('Node'),
+    slices: ofKind('EndpointSlice'),
+  };
+
+  const derivedSlices = missingSlices(given, assumed);
+  added.push(...derivedSlices.map((s) => ({ ...s, kind: 'EndpointSlice' as const })));
+  const slicesNow = [...(given.slices as unknown as EndpointSlice[]), ...derivedSlices];
+  const serviceAddresses = serviceAddressesOf(given.services);
+  const derivedNodes = missingNodes(given, slicesNow, serviceAddresses, assumed);
+  added.push(...derivedNodes.map((n) => ({ ...n, kind: 'Node' as const })));
+  assumed.push(...podlessEndpoints(given, slicesNow));
+  const pending = pendingServices(given.services, assumed);
+
+  // Step 5: kube-proxy's configuration, its defaults and a clusterCIDR if the Nodes tell one.
+  if (!all.some((o) => rec(o).kind === 'KubeProxyConfiguration')) {
+    const allNodes = [...given.nodes, ...(derivedNodes as unknown as Rec[])];
+    const kp = defaultKubeProxy(allNodes, serviceAddresses);
+    added.push(kp.config);
+    assumed.push(...kp.assumed);
+  }
+
+  return withClientAndBalancers([...objects, ...added], pending, assumed);
 }
 
 /**

@@ -18,30 +18,31 @@
  *   still open when the process exits (SIGKILL at the end of the grace period) it is `reset`:
  *   the kernel closes the dead process's socket (a FIN, or an RST when data was left unread),
  *   either way before the application finished the exchange.
+ *
+ * The summary of the workload is ./connectionStats.ts, the windows of a node outage
+ * ./deadNodeWindows.ts; both are re-exported here.
  */
 import { createRng } from '../random';
 import { drawPath, drawTable } from './pathDraw';
 import type { DrawTable } from './pathDraw';
-import { ExpectedSums, pathAt, shareRow } from './pathSet';
+import { pathAt } from './pathSet';
 import { CLIENT_SYN_TIMEOUT_MS, ESTABLISHED_RETRANSMIT_TIMEOUT_MS } from './defaults';
-import { formatSimTime } from './duration';
 import type { Outage, PodEnd } from './engine/index';
+import { epochIndexAt } from './epochIndex';
 import type {
   ConnectionFate,
   ConnectionRecord,
-  ConnectionStats,
   ConnectionWorkload,
-  ControlPlaneSettings,
-  DeadNodeWindow,
-  HealthCheckSettings,
-  ProvisioningSettings,
   EntryPaths,
   Epoch,
   PathOption,
-  RotationChange,
-  ShareRow,
   SimMs,
 } from './types';
+
+export { epochIndexAt } from './epochIndex';
+export { statsOf } from './connectionStats';
+export { deadNodeWindows, describeWindow } from './deadNodeWindows';
+export type { WindowContext } from './deadNodeWindows';
 
 /** Per (epoch, path): what can end a connection that took it, found once. */
 interface PathFate {
@@ -131,18 +132,6 @@ function fateReason(fate: ConnectionFate, pf: PathFate, path: PathOption): strin
     default:
       return `closed normally by its client, on ${podName}`;
   }
-}
-
-/** The epoch index for time `t` (last epoch for t past the end). */
-export function epochIndexAt(epochs: readonly { from: SimMs; to: SimMs }[], t: SimMs): number {
-  let lo = 0;
-  let hi = epochs.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if ((epochs[mid] as { from: SimMs }).from <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** Inputs of {@link drawConnections}. */
@@ -280,259 +269,4 @@ function record(
     fateReason: reason,
     longLived,
   };
-}
-
-/**
- * Σ over epochs of (connections × path probability) per entry node and per Pod, summed in
- * the flat path list's order (epoch, entry, slot) with its arithmetic, so the numbers are the
- * flat list's to the last bit; without a map lookup per path (10 million at 1,000 nodes).
- */
-function expectedCounts(
-  perEpoch: ReadonlyMap<number, number>,
-  epochs: readonly Epoch[],
-): { expNode: Map<string, number>; expPod: Map<string, number> } {
-  const expNode = new Map<string, number>();
-  const sums = new ExpectedSums();
-  for (const [ei, n] of perEpoch)
-    for (const e of epochs[ei]?.byEntry ?? []) {
-      const node = sums.add(e, n, e.entryNode ? (expNode.get(e.entryNode) ?? 0) : 0);
-      if (e.entryNode && e.slots.weights.length > 0) expNode.set(e.entryNode, node);
-    }
-  const expPod = sums.perPod();
-  return { expNode, expPod };
-}
-
-/**
- * Per-node (where connections entered) and per-Pod counts of `records` (the workload's
- * only, long-lived ones excluded), against the share the model's probabilities expect,
- * weighted by how many connections each epoch got.
- */
-export function statsOf(
-  records: readonly ConnectionRecord[],
-  epochs: readonly Epoch[],
-  nodeNames: readonly string[],
-  homeNode: string | null,
-): ConnectionStats {
-  const rows = records.filter((r) => !r.longLived);
-  const total = rows.length;
-  const perEpoch = new Map<number, number>();
-  for (const r of rows) perEpoch.set(r.epoch, (perEpoch.get(r.epoch) ?? 0) + 1);
-  const { expNode, expPod } = expectedCounts(perEpoch, epochs);
-  const node = new Map<string, ShareRow>();
-  const pod = new Map<string, ShareRow>();
-  for (const n of nodeNames) shareRow(node, n);
-  for (const id of expPod.keys()) shareRow(pod, id);
-  let delivered = 0;
-  let cross = 0;
-  let snat = 0;
-  for (const r of rows) {
-    const entry = r.lbTarget ?? homeNode;
-    if (entry) {
-      const nr = shareRow(node, entry);
-      nr.count++;
-      if (r.crossNode) nr.crossNode++;
-      if (r.snat) nr.snat++;
-    }
-    if (r.outcome === 'delivered' && r.pod) {
-      delivered++;
-      const pr = shareRow(pod, r.pod);
-      pr.count++;
-      if (r.crossNode) pr.crossNode++;
-      if (r.snat) pr.snat++;
-      if (r.crossNode) cross++;
-      if (r.snat) snat++;
-    }
-  }
-  const finish = (m: Map<string, ShareRow>, exp: Map<string, number>) =>
-    [...m.values()].map((r) => ({
-      ...r,
-      share: total ? r.count / total : 0,
-      expectedShare: total ? (exp.get(r.id) ?? 0) / total : 0,
-    }));
-  return {
-    total,
-    delivered,
-    failed: total - delivered,
-    perNode: finish(node, expNode),
-    perPod: finish(pod, expPod).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
-    crossNode: cross,
-    snat,
-  };
-}
-
-/** The IP of an endpoint `ip:port` (or an IP alone). */
-function ipOf(endpoint: string): string {
-  const i = endpoint.lastIndexOf(':');
-  return i < 0 ? endpoint : endpoint.slice(0, i);
-}
-
-/**
- * The two windows of every outage (see {@link DeadNodeWindow}): new connections the balancer
- * still sent to the dead node, and new connections other nodes still DNATed to its Pods until
- * kube-proxy stopped using their endpoints. Counts are of the workload (long-lived
- * connections apart); expectations are Σ over epochs of (connections opened in the window in
- * that epoch × the probability of the matching paths).
- */
-export function deadNodeWindows(
-  outages: readonly Outage[],
-  rotation: readonly RotationChange[],
-  epochs: readonly Epoch[],
-  records: readonly ConnectionRecord[],
-  boundMs: SimMs,
-  horizon: SimMs,
-): DeadNodeWindow[] {
-  return outages.map((o) => {
-    const atFailure = epochs[epochIndexAt(epochs, o.from)];
-    const wasIn = atFailure ? atFailure.state.inRotation.includes(o.node) : false;
-    const left = wasIn
-      ? rotation.find(
-          (r) =>
-            r.node === o.node && !r.inRotation && r.at >= o.from && (o.to === null || r.at <= o.to),
-        )
-      : undefined;
-    const leftAt = wasIn ? (left ? left.at : null) : o.from;
-    const end = Math.min(leftAt ?? o.to ?? horizon, o.to ?? horizon, horizon);
-    // Window 1: the balancer still sends new connections to the dead node.
-    const expectedFor = (
-      from: SimMs,
-      to: SimMs,
-      match: (r: ConnectionRecord) => boolean,
-      entryMay: (e: EntryPaths) => boolean,
-      path: (e: EntryPaths, slot: number) => boolean,
-    ): { count: number; expected: number } => {
-      let count = 0;
-      const perEpoch = new Map<number, number>();
-      for (const r of records) {
-        if (r.longLived || r.openedAt < from || r.openedAt >= to) continue;
-        perEpoch.set(r.epoch, (perEpoch.get(r.epoch) ?? 0) + 1);
-        if (match(r)) count++;
-      }
-      let expected = 0;
-      for (const [ei, n] of perEpoch)
-        for (const e of epochs[ei]?.byEntry ?? []) {
-          if (!entryMay(e)) continue;
-          const w = e.slots.weights;
-          for (let j = 0; j < w.length; j++)
-            if (path(e, j)) expected += n * (e.share * (w[j] as number));
-        }
-      return { count, expected };
-    };
-    const w1 = expectedFor(
-      o.from,
-      end,
-      (r) => r.lbTarget === o.node,
-      (e) => e.lbTarget === o.node,
-      () => true,
-    );
-    // Window 2: kube-proxy elsewhere still DNATs to the dead node's ready endpoints, until the
-    // first epoch (after the failure) in which none of them is ready any more.
-    const stale = (atFailure?.state.endpoints ?? [])
-      .filter((e) => e.node === o.node && e.ready)
-      .map((e) => e.ip);
-    let updatedAt: SimMs | null = null;
-    if (stale.length > 0) {
-      for (const e of epochs) {
-        if (e.from <= o.from) continue;
-        if (o.to !== null && e.from >= o.to) break;
-        if (!e.state.endpoints.some((x) => stale.includes(x.ip) && x.ready)) {
-          updatedAt = e.from;
-          break;
-        }
-      }
-      if (updatedAt === null && o.to !== null && o.to <= horizon) updatedAt = o.to;
-    }
-    const end2 = Math.min(updatedAt ?? horizon, horizon);
-    const viaOther = (lbTarget: string | null, endpoint: string | null) =>
-      lbTarget !== o.node && endpoint !== null && stale.includes(ipOf(endpoint));
-    // Whether a slot's endpoint is stale is the class's fact: found once per slots array.
-    const staleSlots = new WeakMap<EntryPaths['slots'], Uint8Array>();
-    const isStale = (e: EntryPaths, j: number) => {
-      let m = staleSlots.get(e.slots);
-      if (!m) {
-        const staleIPs = new Set(stale);
-        m = new Uint8Array(
-          e.slots.endpoints.map((x) => (x !== null && staleIPs.has(ipOf(x)) ? 1 : 0)),
-        );
-        staleSlots.set(e.slots, m);
-      }
-      return m[j] === 1;
-    };
-    const w2 =
-      stale.length > 0
-        ? expectedFor(
-            o.from,
-            end2,
-            (r) => viaOther(r.lbTarget, r.endpoint),
-            (e) => e.lbTarget !== o.node,
-            isStale,
-          )
-        : { count: 0, expected: 0 };
-    return {
-      node: o.node,
-      failedAt: o.from,
-      wasInRotation: wasIn,
-      leftRotationAt: leftAt,
-      durationMs: leftAt === null ? null : leftAt - o.from,
-      boundMs,
-      connectionsSent: w1.count,
-      expectedConnectionsSent: w1.expected,
-      staleEndpoints: stale,
-      endpointsUpdatedAt: updatedAt,
-      staleEndpointConnections: w2.count,
-      expectedStaleEndpointConnections: w2.expected,
-    };
-  });
-}
-
-/** The settings {@link describeWindow} words a window with (a {@link Timeline}'s `settings`). */
-export interface WindowContext {
-  healthCheck: HealthCheckSettings;
-  provisioning: ProvisioningSettings;
-  controlPlane: ControlPlaneSettings;
-}
-
-const n = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;
-
-/**
- * A window in sentences, for the CLI (the view words it with the same numbers): the
- * balancer's window in the health check's terms (MetalLB: memberlist's failover, no probes),
- * then the stale-endpoint window in the node lifecycle controller's.
- */
-export function describeWindow(w: DeadNodeWindow, ctx: WindowContext): string {
-  const hc = ctx.healthCheck;
-  const metallb = ctx.provisioning.controller === 'metallb-l2';
-  const t = formatSimTime;
-  const parts: string[] = [];
-  if (!w.wasInRotation)
-    parts.push(
-      metallb
-        ? `${w.node} died at ${t(w.failedAt)}; it was not the node announcing the address, so no new connection entered it.`
-        : `${w.node} died at ${t(w.failedAt)}; it was not in the balancer's rotation then, so the balancer sent it no new connections.`,
-    );
-  else if (w.leftRotationAt === null)
-    parts.push(
-      `${w.node} died at ${t(w.failedAt)} and was never ${metallb ? 'replaced as the announcing node' : 'taken out of rotation'} in the run; ${n(w.connectionsSent, 'new connection')} went to it.`,
-    );
-  else if (metallb)
-    parts.push(
-      `${w.node} died at ${t(w.failedAt)} while it answered ARP for the address; MetalLB runs no health checks: another speaker took the address over at ${t(w.leftRotationAt)} (${t(w.durationMs ?? 0)}), once memberlist declared ${w.node} dead (failure detection, about ${t(ctx.provisioning.metallb.failoverDetectMs)} here); ${n(w.connectionsSent, 'new connection')} went to it meanwhile (the model expected ${w.expectedConnectionsSent.toFixed(1)}).`,
-    );
-  else
-    parts.push(
-      `${w.node} died at ${t(w.failedAt)} and left the rotation at ${t(w.leftRotationAt)} (${t(w.durationMs ?? 0)}: ${n(hc.unhealthyThreshold, 'failed probe')} in a row, ${hc.intervalSeconds} s apart, the last waiting ${hc.timeoutSeconds} s; at most ${t(w.boundMs)} with these settings); ${n(w.connectionsSent, 'new connection')} went to it meanwhile (the model expected ${w.expectedConnectionsSent.toFixed(1)}).`,
-    );
-  if (
-    w.staleEndpoints.length > 0 &&
-    (w.staleEndpointConnections > 0 || w.expectedStaleEndpointConnections > 0)
-  ) {
-    const pods = `${w.staleEndpoints.length === 1 ? 'Its Pod' : 'Its Pods'} ${w.staleEndpoints.join(', ')}`;
-    const until =
-      w.endpointsUpdatedAt === null
-        ? 'to the end of the run'
-        : `until ${t(w.endpointsUpdatedAt)}, when kube-proxy synced after the node lifecycle controller marked ${w.node} NotReady (--node-monitor-grace-period ${ctx.controlPlane.nodeMonitorGracePeriodSeconds} s after the failure, then ${t(ctx.controlPlane.endpointPropagationMs)} to kube-proxy)`;
-    parts.push(
-      `${pods} stayed ready in the EndpointSlice ${until}: other nodes still DNATed ${n(w.staleEndpointConnections, 'new connection')} to ${w.staleEndpoints.length === 1 ? 'it' : 'them'}, and they timed out (the model expected ${w.expectedStaleEndpointConnections.toFixed(1)}).`,
-    );
-  }
-  return parts.join(' ');
 }

@@ -10,7 +10,7 @@ import { targetCandidates } from '../cloud/targets';
 import { pickWeighted, randomInt } from '../random';
 import type { Rng } from '../random';
 import type { StepDraft } from './builder';
-import type { TraceOptions } from './trace';
+import type { TraceOptions } from './run';
 import type { Outcome, Packet } from './types';
 
 /** What the balancer step needs. */

@@ -74,6 +74,196 @@ export function replySentence(
   return `${node} answers directly: no balancer (${impl === 'MetalLB-BGP' ? 'MetalLB BGP' : 'MetalLB L2'})`;
 }
 
+/** What every reply hop reads: the trace's steps and entries and how the reply is routed. */
+interface ReplyWalk {
+  steps: StepList;
+  conntrack: ConntrackEntry[];
+  clientLocation: string;
+  routesTo: (dst: string, place: Place) => boolean;
+  direct: LoadBalancerImplementation | undefined;
+}
+
+/** The reply to a packet as it arrived: addresses and ports swapped, a SYN-ACK, no mark. */
+function swap(p: Packet): Packet {
+  return {
+    ...p,
+    flags: 'SYN-ACK',
+    src: p.dst,
+    sport: p.dport,
+    dst: p.src,
+    dport: p.sport,
+    mark: 0,
+  };
+}
+
+/** `entry` as it reads once the reply has passed, put in its place in `conntrack`. */
+function replyEntry(conntrack: ConntrackEntry[], entry: ConntrackEntry): ConntrackEntry {
+  const replied = repliedEntry(entry);
+  const idx = conntrack.indexOf(entry);
+  if (idx >= 0) conntrack[idx] = replied;
+  return replied;
+}
+
+/** The pod's step: it answers the address it saw. */
+function podAnswers(podPlace: Place, to: Place, pkt: Packet): StepDraft {
+  return {
+    direction: 'reply',
+    at: podPlace,
+    from: podPlace,
+    to,
+    before: pkt,
+    after: pkt,
+    transform: 'none',
+    narration: {
+      title: 'The pod answers',
+      body: `The application replies with a SYN-ACK to the address it saw, ${pkt.dst}:${pkt.dport}.`,
+    },
+  };
+}
+
+/**
+ * Asymmetric return: the node at `hop` routes the reply straight out, not back through the
+ * node `to` that holds the NAT entry (the IPVS Local fallback, kubernetes#97081), and the
+ * client discards a reply from an address it never dialled.
+ */
+function strayReply(
+  w: ReplyWalk,
+  hop: Hop & { entry: ConntrackEntry },
+  to: Place,
+  pkt: Packet,
+): ReplyResult {
+  const replied = replyEntry(w.conntrack, hop.entry);
+  const here = hop.place.slice(5);
+  w.steps.add({
+    direction: 'reply',
+    at: hop.place,
+    from: hop.place,
+    to: 'client',
+    before: pkt,
+    after: pkt,
+    transform: 'none',
+    conntrack: replied,
+    rule: { kind: 'routing', text: `default route: ${pkt.dst} is not behind ${to.slice(5)}` },
+    narration: {
+      title: `${here} sends the reply straight out`,
+      body: `${pkt.dst} is not an address of ${to.slice(5)}, so ${here} routes the reply out directly. It never passes ${to.slice(5)}, whose conntrack entry would have translated it back.`,
+    },
+  });
+  const reason = `the reply reaches the client from ${pkt.src}:${pkt.sport}, an address it never dialled, so its TCP stack discards it (the NAT entry is on ${to.slice(5)}, which the reply did not cross)`;
+  w.steps.add({
+    direction: 'reply',
+    at: 'client',
+    from: 'client',
+    to: 'client',
+    before: pkt,
+    after: pkt,
+    transform: 'none',
+    narration: {
+      title: 'The client discards the reply',
+      body: `The SYN-ACK comes from ${pkt.src}:${pkt.sport}, not from the address the ${w.clientLocation === 'Internet' ? 'client' : 'caller'} dialled, so it matches no connection of the client's and is dropped. The connection never opens.`,
+    },
+  });
+  return { established: false, reason };
+}
+
+/**
+ * A node's reply hop: its conntrack entry undoes its NAT (or it only routes the reply on).
+ * Under direct server return (`w.direct`) the node next to the client answers it itself, in a
+ * step of its own.
+ * @returns the node's place when it answered the client itself, else undefined.
+ */
+function nodeReply(
+  w: ReplyWalk,
+  hop: Hop & { entry: ConntrackEntry },
+  to: Place,
+  pkt: Packet,
+  after: Packet,
+  nat: boolean,
+): Place | undefined {
+  const replied = replyEntry(w.conntrack, hop.entry);
+  // The node that answers the client itself keeps the packet for a step of its own.
+  const handOff = !!w.direct && to === 'client';
+  w.steps.add({
+    direction: 'reply',
+    at: hop.place,
+    from: hop.place,
+    to: handOff ? hop.place : to,
+    before: pkt,
+    after,
+    transform: nat ? 'reverse-NAT' : 'none',
+    conntrack: replied,
+    rule: { kind: 'conntrack', text: replied.text },
+    narration: nat
+      ? {
+          title: `conntrack undoes the NAT on ${hop.place.slice(5)}`,
+          body: `The reply matches the entry ${hop.place.slice(5)} made for the SYN. No rule is consulted: conntrack restores the source to ${after.src}:${after.sport} and the destination to ${after.dst}:${after.dport}, so the other side sees the address it expects.`,
+        }
+      : {
+          title: `${hop.place.slice(5)} routes the reply back`,
+          body: `This node did not translate the connection; it passes the reply on towards ${after.dst}.`,
+        },
+  });
+  if (!(handOff && w.direct)) return undefined;
+  w.steps.add({
+    direction: 'reply',
+    at: hop.place,
+    from: hop.place,
+    to: 'client',
+    before: after,
+    after,
+    transform: 'none',
+    ...directStep(w.direct, hop.place, after),
+  });
+  return hop.place;
+}
+
+/** The balancer's reply hop: a NAT balancer rewrites the reply, a proxy joins two connections. */
+function balancerReply(w: ReplyWalk, hop: Hop, to: Place, pkt: Packet, after: Packet): void {
+  const proxied = hop.left.src !== hop.arrived.src;
+  const changed = after.src !== pkt.src || after.dst !== pkt.dst || after.sport !== pkt.sport;
+  w.steps.add({
+    direction: 'reply',
+    at: 'lb',
+    from: 'lb',
+    to,
+    before: pkt,
+    after,
+    transform: proxied ? 'proxy' : changed ? 'reverse-NAT' : 'none',
+    rule: {
+      kind: 'cloud-lb',
+      text: proxied
+        ? `backend connection ${pkt.dst}:${pkt.dport} ⇄ ${pkt.src}:${pkt.sport} established; client connection ${after.src}:${after.sport} ⇄ ${after.dst}:${after.dport} relayed`
+        : `reply to ${after.dst}:${after.dport} from ${after.src}:${after.sport}`,
+    },
+    narration: proxied
+      ? {
+          title: 'The balancer joins its two connections',
+          body: `This SYN-ACK ends the handshake of the balancer's own connection to the node. The client's connection to ${after.src}:${after.sport} is a separate TCP connection that the proxy answers itself; from now on it relays the bytes between the two. The client never sees a packet from the cluster.`,
+        }
+      : {
+          title: 'The load balancer answers the client',
+          body: `The balancer sends the reply from ${after.src}:${after.sport}, the address the client dialled: a NAT balancer is on the path both ways, so the reply comes back through it.`,
+        },
+  });
+}
+
+/** The client's step: the reply comes from the address it dialled. */
+function clientAccepts(pkt: Packet, clientLocation: string): StepDraft {
+  return {
+    direction: 'reply',
+    at: 'client',
+    from: 'client',
+    to: 'client',
+    before: pkt,
+    after: pkt,
+    transform: 'none',
+    narration: {
+      title: 'The client gets its SYN-ACK',
+      body: `The reply comes from ${pkt.src}:${pkt.sport}, exactly the address the ${clientLocation === 'Internet' ? 'client' : 'caller'} dialled, so its TCP stack accepts it and the connection is established.`,
+    },
+  };
+}
+
 /**
  * The SYN-ACK back: each hop's conntrack entry (or the balancer) undoes what it did.
  * @param routesTo whether a packet for `dst`, sent from a node, is routed to the node of
@@ -93,165 +283,30 @@ export function replyPath(
   routesTo: (dst: string, place: Place) => boolean,
   direct?: LoadBalancerImplementation,
 ): ReplyResult {
+  const w: ReplyWalk = { steps, conntrack, clientLocation, routesTo, direct };
   // Under direct server return the balancer was on the request's path only.
   if (direct) hops = hops.filter((h) => h.place !== 'lb');
   let answeredBy: Place = hops.find((h) => h.place !== 'client')?.place ?? 'client';
   const podHop = hops[hops.length - 1] as Hop;
-  const swap = (p: Packet): Packet => ({
-    ...p,
-    flags: 'SYN-ACK',
-    src: p.dst,
-    sport: p.dport,
-    dst: p.src,
-    dport: p.sport,
-    mark: 0,
-  });
   let pkt = swap(podHop.arrived);
   const podPlace: Place = `pod:${pod.namespace}/${pod.name}`;
   for (let i = hops.length - 2; i >= -1; i--) {
     const hop = hops[i];
-    const from: Place = i === hops.length - 2 ? podPlace : (hops[i + 1]?.place ?? podPlace);
-    if (i === hops.length - 2) {
-      steps.add({
-        direction: 'reply',
-        at: podPlace,
-        from: podPlace,
-        to: hop?.place ?? 'client',
-        before: pkt,
-        after: pkt,
-        transform: 'none',
-        narration: {
-          title: 'The pod answers',
-          body: `The application replies with a SYN-ACK to the address it saw, ${pkt.dst}:${pkt.dport}.`,
-        },
-      });
-    }
+    if (i === hops.length - 2) steps.add(podAnswers(podPlace, hop?.place ?? 'client', pkt));
     if (!hop) break;
     const to: Place = hops[i - 1]?.place ?? 'client';
     const after = swap(hop.arrived);
-    const nat = hop.entry ? isNatEntry(hop.entry) : after.src !== pkt.src || after.dst !== pkt.dst;
-    if (hop.entry && !nat && to.startsWith('node:') && !routesTo(after.dst, to)) {
-      // Asymmetric return: this node routes the reply straight out, not back through the
-      // node that holds the NAT entry (the IPVS Local fallback, kubernetes#97081).
-      const replied = repliedEntry(hop.entry);
-      const idx = conntrack.indexOf(hop.entry);
-      if (idx >= 0) conntrack[idx] = replied;
-      const here = hop.place.slice(5);
-      steps.add({
-        direction: 'reply',
-        at: hop.place,
-        from: hop.place,
-        to: 'client',
-        before: pkt,
-        after: pkt,
-        transform: 'none',
-        conntrack: replied,
-        rule: { kind: 'routing', text: `default route: ${pkt.dst} is not behind ${to.slice(5)}` },
-        narration: {
-          title: `${here} sends the reply straight out`,
-          body: `${pkt.dst} is not an address of ${to.slice(5)}, so ${here} routes the reply out directly. It never passes ${to.slice(5)}, whose conntrack entry would have translated it back.`,
-        },
-      });
-      const reason = `the reply reaches the client from ${pkt.src}:${pkt.sport}, an address it never dialled, so its TCP stack discards it (the NAT entry is on ${to.slice(5)}, which the reply did not cross)`;
-      steps.add({
-        direction: 'reply',
-        at: 'client',
-        from: 'client',
-        to: 'client',
-        before: pkt,
-        after: pkt,
-        transform: 'none',
-        narration: {
-          title: 'The client discards the reply',
-          body: `The SYN-ACK comes from ${pkt.src}:${pkt.sport}, not from the address the ${clientLocation === 'Internet' ? 'client' : 'caller'} dialled, so it matches no connection of the client's and is dropped. The connection never opens.`,
-        },
-      });
-      return { established: false, reason };
-    }
-    if (hop.entry) {
-      const replied = repliedEntry(hop.entry);
-      const idx = conntrack.indexOf(hop.entry);
-      if (idx >= 0) conntrack[idx] = replied;
-      // The node that answers the client itself keeps the packet for a step of its own.
-      const handOff = !!direct && to === 'client';
-      steps.add({
-        direction: 'reply',
-        at: hop.place,
-        from: hop.place,
-        to: handOff ? hop.place : to,
-        before: pkt,
-        after,
-        transform: nat ? 'reverse-NAT' : 'none',
-        conntrack: replied,
-        rule: { kind: 'conntrack', text: replied.text },
-        narration: nat
-          ? {
-              title: `conntrack undoes the NAT on ${hop.place.slice(5)}`,
-              body: `The reply matches the entry ${hop.place.slice(5)} made for the SYN. No rule is consulted: conntrack restores the source to ${after.src}:${after.sport} and the destination to ${after.dst}:${after.dport}, so the other side sees the address it expects.`,
-            }
-          : {
-              title: `${hop.place.slice(5)} routes the reply back`,
-              body: `This node did not translate the connection; it passes the reply on towards ${after.dst}.`,
-            },
-      });
-      if (handOff && direct) {
-        answeredBy = hop.place;
-        steps.add({
-          direction: 'reply',
-          at: hop.place,
-          from: hop.place,
-          to: 'client',
-          before: after,
-          after,
-          transform: 'none',
-          ...directStep(direct, hop.place, after),
-        });
-      }
-    } else {
+    const { entry } = hop;
+    const nat = entry ? isNatEntry(entry) : after.src !== pkt.src || after.dst !== pkt.dst;
+    if (entry && !nat && to.startsWith('node:') && !routesTo(after.dst, to))
+      return strayReply(w, { ...hop, entry }, to, pkt);
+    if (entry) answeredBy = nodeReply(w, { ...hop, entry }, to, pkt, after, nat) ?? answeredBy;
+    else {
       answeredBy = 'lb';
-      // The balancer.
-      const proxied = hop.left.src !== hop.arrived.src;
-      const changed = after.src !== pkt.src || after.dst !== pkt.dst || after.sport !== pkt.sport;
-      steps.add({
-        direction: 'reply',
-        at: 'lb',
-        from: 'lb',
-        to,
-        before: pkt,
-        after,
-        transform: proxied ? 'proxy' : changed ? 'reverse-NAT' : 'none',
-        rule: {
-          kind: 'cloud-lb',
-          text: proxied
-            ? `backend connection ${pkt.dst}:${pkt.dport} ⇄ ${pkt.src}:${pkt.sport} established; client connection ${after.src}:${after.sport} ⇄ ${after.dst}:${after.dport} relayed`
-            : `reply to ${after.dst}:${after.dport} from ${after.src}:${after.sport}`,
-        },
-        narration: proxied
-          ? {
-              title: 'The balancer joins its two connections',
-              body: `This SYN-ACK ends the handshake of the balancer's own connection to the node. The client's connection to ${after.src}:${after.sport} is a separate TCP connection that the proxy answers itself; from now on it relays the bytes between the two. The client never sees a packet from the cluster.`,
-            }
-          : {
-              title: 'The load balancer answers the client',
-              body: `The balancer sends the reply from ${after.src}:${after.sport}, the address the client dialled: a NAT balancer is on the path both ways, so the reply comes back through it.`,
-            },
-      });
+      balancerReply(w, hop, to, pkt, after);
     }
     pkt = after;
-    void from;
   }
-  steps.add({
-    direction: 'reply',
-    at: 'client',
-    from: 'client',
-    to: 'client',
-    before: pkt,
-    after: pkt,
-    transform: 'none',
-    narration: {
-      title: 'The client gets its SYN-ACK',
-      body: `The reply comes from ${pkt.src}:${pkt.sport}, exactly the address the ${clientLocation === 'Internet' ? 'client' : 'caller'} dialled, so its TCP stack accepts it and the connection is established.`,
-    },
-  });
+  steps.add(clientAccepts(pkt, clientLocation));
   return { established: true, answeredBy };
 }

@@ -9,9 +9,7 @@
  *   `syncEndpoint`), read at aroradaman/kubernetes@4177b600d4b97a67b765a18ddeeb295ef757b212;
  *   `pkg/proxy/ipvs/netlink_linux.go` (`GetAllLocalAddressesExcept`, `isValidForSet`) read at
  *   fleetboard-io/fleetboard@6a9871c7c9b23fcdac8804fa0d45d0f2ad2b06b3 (vendored upstream).
- * - ipvsadm `ipvsadm.c` (`list_all`, `print_title`, `print_service_entry`) read at
- *   Distrotech/ipvsadm@0047f4d3bd015391ff8cb8524b31687cf2626b09, and `libipvs/libipvs.c`
- *   (`ipvs_cmp_services`, `ipvs_cmp_dests`) at Distrotech/ipvsadm@34c033ca687705068542dbc8f202a170706dc228.
+ * - ipvsadm and libipvs for the listing and its order: see `virtualServers.ts`.
  * - shared/reference/kube-proxy.md §4 and §1.5–§1.6.
  *
  * Facts the model follows, each from proxier.go:
@@ -25,51 +23,29 @@
  *   the cluster-wide ones ("Allow access from local PODs even if no local endpoints exist",
  *   kubernetes/kubernetes#97081) — it is never left empty for that reason;
  * - ClientIP affinity is IPVS persistence with `sessionAffinityConfig.clientIP.timeoutSeconds`.
+ *
+ * The per-port sync is `sync.ts`; the virtual servers and their `ipvsadm -Ln` lines are
+ * `virtualServers.ts`; the iptables rules `iptablesRules.ts`; the ipsets `ipsets.ts`.
  */
-import type { Cluster, ClusterNode, EndpointModel, ServiceModel } from '../../scenario/cluster';
-import { servicePortKey } from '../../scenario/cluster';
-import type { IPv4, Protocol } from '../../net/ip';
-import { cidrContains, hostPort, ipToInt, isIPv4 } from '../../net/ip';
+import type { Cluster, ClusterNode } from '../../scenario/cluster';
+import type { IPv4 } from '../../net/ip';
+import { cidrContains, isIPv4 } from '../../net/ip';
 import type { ModeRuleset, RuleLine } from '../types';
-import { categorizeEndpoints } from '../endpoints';
 import type { Ipset } from './ipsets';
 import { IpsetWriter, SET, ipsetListLines } from './ipsets';
 import type { IpvsChain, Table } from './rules';
 import { iptablesSaveLines } from './rules';
-import type { IptablesInputs } from './iptablesRules';
 import { writeIpvsIptables } from './iptablesRules';
+import type { IpvsSync } from './sync';
+import { syncServicePort } from './sync';
+import type { VirtualServer } from './virtualServers';
+import { compareVirtualServers, ipvsadmLines } from './virtualServers';
+
+export type { RealServer, VirtualServer } from './virtualServers';
+export { libipvsAddressCompare } from './virtualServers';
 
 /** kube-proxy's default `--ipvs-scheduler` (`defaultScheduler`, proxier.go). */
 export const DEFAULT_SCHEDULER = 'rr';
-
-/** An IPVS real server (destination): always weight 1 and Masq (NAT) forwarding here. */
-export interface RealServer {
-  ip: IPv4;
-  port: number;
-  weight: number;
-  /** `ipvs/<PROTO>/<vip:port>/<ip:port>` */
-  ruleId: string;
-  /** The line as `ipvsadm -Ln` prints it. */
-  text: string;
-}
-
-/** An IPVS virtual server (service) and its real servers, in `ipvsadm -Ln` order. */
-export interface VirtualServer {
-  protocol: Protocol;
-  address: IPv4;
-  port: number;
-  scheduler: string;
-  /** Set for ClientIP session affinity: `persistent <timeout>`. */
-  persistentTimeout?: number;
-  /** Which Service address it serves. */
-  kind: 'ClusterIP' | 'ExternalIP' | 'LoadBalancer' | 'NodePort';
-  /** kube-proxy's ServicePortName, `namespace/name:port`. */
-  servicePort: string;
-  realServers: RealServer[];
-  /** `ipvs/<PROTO>/<ip:port>` */
-  ruleId: string;
-  text: string;
-}
 
 /** kube-proxy's IPVS-mode state on one node. */
 export interface IpvsRuleset extends ModeRuleset {
@@ -92,45 +68,6 @@ export interface IpvsRuleset extends ModeRuleset {
 export interface IpvsOptions {
   /** `--ipvs-scheduler` / `ipvs.scheduler`; empty or absent means `rr`, as in kube-proxy. */
   scheduler?: string;
-}
-
-const PROTO_ORDER: Record<Protocol, number> = { tcp: 6, udp: 17, sctp: 132 };
-
-/**
- * libipvs's `ipvs_cmp_services`/`ipvs_cmp_dests` address order: `ntohl(a) - ntohl(b)` is
- * computed on unsigned 32-bit values and read as a signed `int`, so addresses more than 2^31
- * apart compare the "wrong" way (192.168.0.11 sorts before 10.96.0.50). `ipvsadm -Ln` shows
- * that order.
- */
-export function libipvsAddressCompare(a: IPv4, b: IPv4): number {
-  return (ipToInt(a) - ipToInt(b)) | 0;
-}
-
-function compareVirtualServers(a: VirtualServer, b: VirtualServer): number {
-  return (
-    PROTO_ORDER[a.protocol] - PROTO_ORDER[b.protocol] ||
-    libipvsAddressCompare(a.address, b.address) ||
-    a.port - b.port
-  );
-}
-
-function compareRealServers(a: RealServer, b: RealServer): number {
-  return libipvsAddressCompare(a.ip, b.ip) || a.port - b.port;
-}
-
-/** `%-Ns` */
-const pad = (s: string, n: number) => s.padEnd(n, ' ');
-
-/** `ipvsadm -Ln`'s virtual-server line: `TCP  10.96.0.50:80 rr [persistent T]`. */
-function virtualServerText(vs: Omit<VirtualServer, 'text' | 'ruleId' | 'realServers'>): string {
-  const persistent =
-    vs.persistentTimeout !== undefined ? ` persistent ${vs.persistentTimeout}` : '';
-  return `${vs.protocol.toUpperCase()}  ${hostPort(vs.address, vs.port)} ${vs.scheduler}${persistent}`;
-}
-
-/** `ipvsadm -Ln`'s real-server line: `printf("  -> %-28s %-7s %-6d %-10u %-10u\n", …)`. */
-function realServerText(ip: IPv4, port: number, weight: number): string {
-  return `  -> ${pad(hostPort(ip, port), 28)} ${pad('Masq', 7)} ${pad(String(weight), 6)} ${pad('0', 10)} ${pad('0', 10)}`;
 }
 
 /**
@@ -173,98 +110,24 @@ export function generateIpvs(
   const kp = cluster.kubeProxy;
   const mark = 1 << kp.masqueradeBit;
   const sets = new IpsetWriter();
-  const servers: VirtualServer[] = [];
-  const dummy: IPv4[] = [];
-  const noNodeAccess: IptablesInputs['noNodeAccess'] = [];
-  const nodeAddrs = [...new Set([...node.addresses, node.bridgeIP])];
   const hasNodePort = cluster.services.some((s) => s.ports.some((p) => p.nodePort !== 0));
-  const nodeIPs = hasNodePort ? nodePortAddresses(cluster, node) : [];
-  const bind = (ip: IPv4) => {
-    if (!dummy.includes(ip)) dummy.push(ip);
+  const st: IpvsSync = {
+    cluster,
+    node,
+    scheduler,
+    sets,
+    servers: [],
+    dummy: [],
+    noNodeAccess: [],
+    nodeAddrs: [...new Set([...node.addresses, node.bridgeIP])],
+    nodeIPs: hasNodePort ? nodePortAddresses(cluster, node) : [],
   };
-
   for (const svc of cluster.services) {
     // Headless Services (clusterIP None) get no proxying at all.
     if (!isIPv4(svc.clusterIP)) continue;
-    for (const port of svc.ports) {
-      const S = servicePortKey(svc, port.name);
-      const proto = port.protocol;
-      const all = cluster.endpoints[S] ?? [];
-      const eps = categorizeEndpoints(all, svc, node.name);
-      const pick = (onlyLocal: boolean): EndpointModel[] =>
-        onlyLocal && eps.local.length > 0 ? eps.local : eps.cluster;
-      const addServer = (
-        kind: VirtualServer['kind'],
-        address: IPv4,
-        vport: number,
-        onlyLocal: boolean,
-      ) =>
-        servers.push(
-          virtualServer(svc, S, kind, proto, address, vport, scheduler, pick(onlyLocal)),
-        );
-
-      // Hairpin: every local endpoint, `ip,proto:port,ip` (KUBE-LOOP-BACK).
-      for (const ep of all)
-        if (ep.nodeName === node.name)
-          sets.add(SET.loopBack, { ip: ep.ip, proto, port: ep.port, ip2: ep.ip });
-
-      sets.add(SET.clusterIP, { ip: svc.clusterIP, proto, port: port.port });
-      addServer('ClusterIP', svc.clusterIP, port.port, svc.internalTrafficPolicy === 'Local');
-      bind(svc.clusterIP);
-
-      const extLocal = svc.externalTrafficPolicy === 'Local';
-      for (const eip of svc.externalIPs) {
-        sets.add(extLocal ? SET.externalIPLocal : SET.externalIP, {
-          ip: eip,
-          proto,
-          port: port.port,
-        });
-        addServer('ExternalIP', eip, port.port, extLocal);
-        // "We must not add the address to the dummy device if it exist on another interface".
-        if (!nodeAddrs.includes(eip)) bind(eip);
-      }
-
-      for (const ing of svc.ingress.filter((i) => i.ipMode === 'VIP')) {
-        const entry = { ip: ing.ip, proto, port: port.port };
-        sets.add(SET.loadBalancer, entry);
-        if (extLocal) sets.add(SET.loadBalancerLocal, entry);
-        if (svc.loadBalancerSourceRanges.length > 0) {
-          sets.add(SET.loadBalancerFW, entry);
-          let allowFromNode = false;
-          for (const raw of svc.loadBalancerSourceRanges) {
-            const cidr = raw.trim();
-            sets.add(SET.loadBalancerSourceCIDR, { ...entry, net: cidr });
-            if (cidrContains(cidr, node.internalIP)) allowFromNode = true;
-          }
-          if (allowFromNode) sets.add(SET.loadBalancerSourceIP, { ...entry, ip2: ing.ip });
-          else noNodeAccess.push({ ip: ing.ip, port: port.port, proto });
-        }
-        addServer('LoadBalancer', ing.ip, port.port, extLocal);
-        if (!nodeAddrs.includes(ing.ip)) bind(ing.ip);
-      }
-
-      if (port.nodePort !== 0 && nodeIPs.length > 0) {
-        const entries =
-          proto === 'sctp'
-            ? nodeIPs.map((ip) => ({ ip, proto, port: port.nodePort }))
-            : [{ proto, port: port.nodePort }];
-        const [global, local] =
-          proto === 'tcp'
-            ? [SET.nodePortTCP, SET.nodePortLocalTCP]
-            : proto === 'udp'
-              ? [SET.nodePortUDP, SET.nodePortLocalUDP]
-              : [SET.nodePortSCTP, SET.nodePortLocalSCTP];
-        for (const e of entries) {
-          sets.add(global, e);
-          if (extLocal) sets.add(local, e);
-        }
-        for (const ip of nodeIPs) addServer('NodePort', ip, port.nodePort, extLocal);
-      }
-
-      if (svc.healthCheckNodePort !== 0)
-        sets.add(SET.healthCheckNodePort, { proto: 'tcp', port: svc.healthCheckNodePort });
-    }
+    for (const port of svc.ports) syncServicePort(st, svc, port);
   }
+  const { servers, dummy, noNodeAccess } = st;
   for (const ip of dummy) sets.add(SET.ipvsIPs, { ip });
 
   const w = writeIpvsIptables({
@@ -312,58 +175,6 @@ export function generateIpvs(
     masqueradeMark: mark,
     sections,
   };
-}
-
-function virtualServer(
-  svc: ServiceModel,
-  servicePort: string,
-  kind: VirtualServer['kind'],
-  protocol: Protocol,
-  address: IPv4,
-  port: number,
-  scheduler: string,
-  endpoints: EndpointModel[],
-): VirtualServer {
-  const head = { protocol, address, port, scheduler, kind, servicePort };
-  const vs =
-    svc.sessionAffinity === 'ClientIP'
-      ? { ...head, persistentTimeout: svc.affinityTimeoutSeconds }
-      : head;
-  const ruleId = `ipvs/${protocol.toUpperCase()}/${hostPort(address, port)}`;
-  const seen = new Set<string>();
-  const realServers: RealServer[] = [];
-  for (const ep of endpoints) {
-    const key = hostPort(ep.ip, ep.port);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    realServers.push({
-      ip: ep.ip,
-      port: ep.port,
-      weight: 1,
-      ruleId: `${ruleId}/${key}`,
-      text: realServerText(ep.ip, ep.port, 1),
-    });
-  }
-  realServers.sort(compareRealServers);
-  return { ...vs, realServers, ruleId, text: virtualServerText(vs) };
-}
-
-/**
- * `ipvsadm -Ln`: the version line (`ip_vs` 1.2.1 with the default 4096-entry connection
- * table), the title, then each virtual server and its real servers in libipvs's order.
- */
-function ipvsadmLines(servers: VirtualServer[]): RuleLine[] {
-  const lines: RuleLine[] = [
-    { text: 'IP Virtual Server version 1.2.1 (size=4096)' },
-    { text: 'Prot LocalAddress:Port Scheduler Flags' },
-    { text: '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn' },
-  ];
-  for (const vs of servers) {
-    const chain = `ipvs/${vs.protocol.toUpperCase()} ${hostPort(vs.address, vs.port)}`;
-    lines.push({ text: vs.text, ruleId: vs.ruleId, chain });
-    for (const rs of vs.realServers) lines.push({ text: rs.text, ruleId: rs.ruleId, chain });
-  }
-  return lines;
 }
 
 /**
