@@ -411,7 +411,11 @@ function inferClusterCIDR(
   others: Set<string>,
 ): { cidr: string; widened: boolean } | { why: string } {
   if (podCIDRs.length === 0) return { why: 'no Node has a spec.podCIDR to infer it from' };
-  const parsed = podCIDRs.map(parseCidr);
+  // The IPv4 proxier's clusterCIDR is IPv4: a dual-stack or IPv6 node's IPv6 range is not it.
+  const v4 = podCIDRs.filter((c) => !c.includes(':'));
+  if (v4.length === 0)
+    return { why: 'no Node has an IPv4 spec.podCIDR to infer it from (IPv6 is not modelled yet)' };
+  const parsed = v4.map(parseCidr);
   if (parsed.some((c) => c === undefined)) return { why: 'a Node has a malformed spec.podCIDR' };
   const cs = parsed as { base: number; bits: number }[];
   const first = cs[0] as { base: number; bits: number };
