@@ -1,14 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
-import { useAppStore, useAppStoreApi } from '../../store';
-import { loadCompressor, selectShareHash, shareLink, snapshot } from '../../store/share';
-import { useCompressorReady } from './useCompressorReady';
+import { Suspense, lazy, useEffect, useState } from 'react';
+import { useAppStoreApi } from '../../store';
 import './share.css';
 
-/** This page's address without its fragment: a shared link is this plus `#s=…`. */
-function baseUrl(): string {
-  const { origin, pathname, search } = window.location;
-  return `${origin}${pathname}${search}`;
-}
+/** The field to copy the link by hand, loaded with the copying code (./copyLink.tsx). */
+const LinkField = lazy(() => import('./copyLink').then((m) => ({ default: m.LinkField })));
 
 type Status =
   | { kind: 'idle' }
@@ -20,35 +15,6 @@ const IDLE: Status = { kind: 'idle' };
 
 /** How long "Link copied" stays. */
 const COPIED_MS = 4000;
-
-/** The link, in a field to copy by hand (shown when the clipboard cannot be written). */
-function LinkField({ onClose }: { onClose: () => void }) {
-  useCompressorReady();
-  const hash = useAppStore(selectShareHash);
-  const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-    ref.current?.select();
-  }, []);
-  return (
-    <div className="share-fallback">
-      <label>
-        Link to this view{' '}
-        <input
-          ref={ref}
-          type="text"
-          readOnly
-          value={hash === null ? '' : baseUrl() + hash}
-          data-testid="share-link"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-      </label>
-      <button type="button" onClick={onClose}>
-        Close
-      </button>
-    </div>
-  );
-}
 
 /**
  * "Copy link": writes a link to the view on screen to the clipboard, or, where the clipboard
@@ -65,23 +31,8 @@ export function CopyLinkButton() {
   }, [status]);
 
   const copy = async () => {
-    try {
-      await loadCompressor();
-    } catch (_) {
-      return setStatus({ kind: 'unshareable', reason: 'the link writer could not be loaded' });
-    }
-    const link = shareLink(snapshot(store.getState()));
-    if (!link.ok) return setStatus({ kind: 'unshareable', reason: link.reason });
-    const url = baseUrl() + link.hash;
-    try {
-      // navigator.clipboard is undefined outside secure contexts, whatever the types say.
-      const clipboard = navigator.clipboard as Clipboard | undefined;
-      if (!clipboard) throw new Error('no clipboard');
-      await clipboard.writeText(url);
-      setStatus({ kind: 'copied' });
-    } catch (_) {
-      setStatus({ kind: 'manual' });
-    }
+    const { copyLink } = await import('./copyLink');
+    setStatus(await copyLink(store));
   };
 
   return (
@@ -108,7 +59,11 @@ export function CopyLinkButton() {
               ? `No link: ${status.reason}`
               : ''}
       </span>
-      {status.kind === 'manual' && <LinkField onClose={() => setStatus(IDLE)} />}
+      {status.kind === 'manual' && (
+        <Suspense fallback={null}>
+          <LinkField onClose={() => setStatus(IDLE)} />
+        </Suspense>
+      )}
     </div>
   );
 }
