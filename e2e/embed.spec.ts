@@ -279,9 +279,24 @@ test('one docs page with two iframes and two <lb-datapath> elements: each on its
   expect(ids.length).toBeGreaterThan(4);
   expect(new Set(ids).size).toBe(ids.length);
 
-  // Independent: Next in e1 moves e1 only; its event says so.
-  await e1.getByRole('button', { name: 'Next step' }).click();
-  await expect(e1.getByTestId('step-counter')).toHaveText('Step 1 of 13');
+  // Independent: Next in e1 moves e1 only; its event says so. e1 is ready first (its event),
+  // and on a loaded machine a press that lands while it re-renders is pressed again — only
+  // while the counter still reads "Before step 1", so it never steps twice.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        (window as unknown as { elementEvents: unknown[][] }).elementEvents.some(
+          (e) => e[0] === 'e1' && e[1] === 'lb-datapath:ready',
+        ),
+      ),
+    )
+    .toBe(true);
+  const counter = e1.getByTestId('step-counter');
+  await expect(async () => {
+    if ((await counter.textContent())?.startsWith('Before'))
+      await e1.getByRole('button', { name: 'Next step' }).click();
+    await expect(counter).toHaveText('Step 1 of 13', { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(e2.getByTestId('step-counter')).toHaveText(/^Step 2 of \d+$/);
   const events = await page.evaluate(
     () => (window as unknown as { elementEvents: unknown[][] }).elementEvents,
