@@ -99,7 +99,10 @@ export function allocateClusterIPs(objects: readonly ScenarioObject[]): Allocate
     const spec = o.spec ?? {};
     const given = text(spec.clusterIP);
     if (given !== '' || spec.type === 'ExternalName') return o;
-    const key = `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
+    // text(): a name of the wrong shape (an object whose toString is not a function) must
+    // not throw here; the validator reports it.
+    const ns: unknown = o.metadata?.namespace;
+    const key = `${typeof ns === 'string' ? ns : 'default'}/${text(o.metadata?.name)}`;
     const first = text(list(spec.clusterIPs)[0]);
     if (first !== '') {
       assumed.push(

@@ -149,7 +149,10 @@ export function completeScenario(objects: ScenarioObject[]): {
   let used: Set<string> | undefined;
   for (const o of objects) {
     if (o.kind !== 'Service' || o.spec?.type !== 'LoadBalancer') continue;
-    const key = `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
+    const ns: unknown = o.metadata?.namespace;
+    const name: unknown = o.metadata?.name;
+    // Names of the wrong shape must not throw here (the validator reports them).
+    const key = `${typeof ns === 'string' ? ns : 'default'}/${typeof name === 'string' ? name : ''}`;
     if (!balanced) {
       balanced = new Set();
       for (const x of out) if (x.kind === 'CloudLoadBalancer') balanced.add(x.spec.service);

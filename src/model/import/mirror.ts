@@ -29,10 +29,12 @@ export function mirrorEndpoints(objects: readonly unknown[]): Mirrored {
   const sliceFor = new Set(
     objects
       .filter((o): o is Obj => !!o && typeof o === 'object' && (o as Obj).kind === 'EndpointSlice')
-      .map(
-        (o) =>
-          `${o.metadata?.namespace ?? 'default'}/${o.metadata?.labels?.['kubernetes.io/service-name'] ?? ''}`,
-      ),
+      .map((o) => {
+        // Fields of the wrong shape must not throw here (the validator reports them).
+        const ns: unknown = o.metadata?.namespace;
+        const svc: unknown = o.metadata?.labels?.['kubernetes.io/service-name'];
+        return `${typeof ns === 'string' ? ns : 'default'}/${typeof svc === 'string' ? svc : ''}`;
+      }),
   );
   for (const o of objects) {
     if (!o || typeof o !== 'object' || (o as Obj).kind !== 'Endpoints') {
